@@ -1,0 +1,219 @@
+#!/bin/bash
+# bootstrap.sh: install what is missing, build, and test irnet-tools.
+#
+#   ./bootstrap.sh          install missing Debian packages, then build
+#   ./bootstrap.sh check    the above, then every test; the last line is
+#                           "N passed, N failed, N skipped"
+#   ./bootstrap.sh bench    the above build, then `make bench`
+#
+# Run as root on Debian 12 (it calls apt-get only for packages that are
+# missing, once).  It is idempotent: a second run installs nothing and
+# rebuilds only what changed.  Three out-of-tree builds live in the
+# source tree:
+#   build/        gcc, -Werror: the programs, every test, distcheck
+#   build-asan/   gcc, ASan+UBSan, -Werror: the unit tests again
+#   build-clang/  clang, -Werror, libFuzzer: compiles everything with
+#                 clang and runs each fuzzer for FUZZ_SECONDS
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+jobs=${JOBS:-2}
+
+# Build tools, libraries, and what the tests run against.
+PACKAGES=(
+	autoconf automake libtool autoconf-archive pkg-config make gcc
+	clang libclang-rt-14-dev llvm
+	libudev-dev libnl-3-dev libnl-route-3-dev libcurl4-openssl-dev
+	libgsl-dev libjson-c-dev libcmocka-dev libseccomp-dev libcairo2-dev
+	libumockdev-dev umockdev
+	ppp ppp-dev
+	user-mode-linux qemu-system-x86 busybox-static cpio dash
+	socat tshark vsftpd iperf3 nuttcp netpipe-tcp ministat curl ftp lftp
+	python3 python3-scipy mandoc iproute2 util-linux procps kmod
+)
+
+say() { printf '== %s\n' "$*"; }
+die() { printf 'bootstrap.sh: %s\n' "$*" >&2; exit 2; }
+
+missing_packages() {
+	local p status
+	for p in "${PACKAGES[@]}"; do
+		status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)
+		[ "$status" = installed ] || echo "$p"
+	done
+}
+
+install_packages() {
+	local missing
+	mapfile -t missing < <(missing_packages)
+	if [ ${#missing[@]} -eq 0 ]; then
+		say "all ${#PACKAGES[@]} Debian packages present"
+		return 0
+	fi
+	[ "$(id -u)" -eq 0 ] || die "missing packages (${missing[*]}): run as root to install them"
+	say "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q || die "apt-get update failed"
+	apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+		die "apt-get install failed"
+}
+
+# Kernels for the QEMU tests come from Debian's archive too, but are not
+# installed: they are unpacked into a cache (see docs/vm-testing.md).
+fetch_vm_kernels() {
+	local fetch="$here/tests/vm/fetch-kernels.sh"
+	[ -x "$fetch" ] || return 0
+	"$fetch" --rt || die "could not fetch the VM test kernels"
+}
+
+regenerate() {
+	# Once configure exists, make re-runs autoconf/automake itself when
+	# configure.ac or a Makefile.am changes.
+	if [ ! -x configure ] || [ configure.ac -nt configure ]; then
+		say "autoreconf"
+		autoreconf -fi || die "autoreconf failed"
+	fi
+}
+
+# configure_dir DIR ARGS...: configures DIR once; later runs leave it to
+# make (config.status --recheck) so that nothing is rebuilt needlessly.
+configure_dir() {
+	local dir=$1
+	shift
+	mkdir -p "$dir"
+	if [ ! -f "$dir/Makefile" ]; then
+		say "configure in $dir: $*"
+		(cd "$dir" && ../configure "$@") >"$dir.configure.log" 2>&1 || {
+			tail -40 "$dir.configure.log"
+			return 1
+		}
+	fi
+}
+
+build_main() {
+	configure_dir build --enable-werror CC=gcc &&
+		say "make in build/" && make -C build -j"$jobs"
+}
+
+# --- results -------------------------------------------------------------
+passed=0
+failed=0
+skipped=0
+failures=()
+
+record() { # record NAME STATUS(0=pass,77=skip,else fail)
+	case $2 in
+	0) passed=$((passed + 1)) ;;
+	77) skipped=$((skipped + 1)) ;;
+	*) failed=$((failed + 1)); failures+=("$1") ;;
+	esac
+}
+
+# Runs a step that is a test in itself (a build, distcheck) and records it.
+step() {
+	local name=$1
+	shift
+	say "$name"
+	"$@"
+	local rc=$?
+	record "$name" "$rc"
+	return "$rc"
+}
+
+# Adds up automake's per-test results from the .trs files under DIR.
+count_trs() {
+	local dir=$1 line name
+	[ -d "$dir" ] || return 0
+	while IFS= read -r line; do
+		name=${line%%:*}
+		case ${line##*:test-result: } in
+		PASS | XFAIL) record "$name" 0 ;;
+		SKIP) record "$name" 77 ;;
+		*) record "$name" 1 ;;
+		esac
+	done < <(find "$dir" -name '*.trs' -newer "$dir/.check-start" \
+		-exec grep -H '^:test-result:' {} + 2>/dev/null)
+}
+
+# make check in DIR (target TARGET), counting every test it ran.
+check_dir() {
+	local dir=$1 target=$2
+	touch "$dir/.check-start"
+	say "make $target in $dir/"
+	make -C "$dir" -j"$jobs" "$target"
+	local rc=$?
+	count_trs "$dir"
+	if [ "$rc" -ne 0 ] && ! find "$dir" -name '*.trs' -newer "$dir/.check-start" | grep -q .; then
+		record "$dir: make $target" "$rc"   # it failed before any test ran
+	fi
+}
+
+# distcheck builds the release tarball and checks it from scratch.  Its
+# result is remembered per source state, so an unchanged tree does not
+# pay for it twice; a fresh clone always runs it.
+distcheck() {
+	local state stamp=build/.distcheck-pass
+	state=$(git rev-parse HEAD 2>/dev/null; git status --porcelain 2>/dev/null | sha1sum)
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$state" ]; then
+		say "distcheck: passed before on this exact source state, not repeated"
+		return 0
+	fi
+	make -C build -j"$jobs" distcheck >build/distcheck.log 2>&1 || {
+		tail -60 build/distcheck.log
+		return 1
+	}
+	grep -A3 'archives ready for distribution' build/distcheck.log
+	printf '%s\n' "$state" >"$stamp"
+}
+
+summary() {
+	if [ ${#failures[@]} -gt 0 ]; then
+		echo "failed:"
+		printf '  %s\n' "${failures[@]}"
+	fi
+	local line="$passed passed, $failed failed"
+	[ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
+	echo "$line"
+	[ "$failed" -eq 0 ]
+}
+
+cmd_check() {
+	if step "build (gcc -Werror)" build_main; then
+		check_dir build check
+		step "distcheck" distcheck
+	fi
+	if step "build (gcc, ASan+UBSan)" \
+		eval 'configure_dir build-asan --enable-werror --enable-sanitizers CC=gcc &&
+		      make -C build-asan -j"$jobs"'; then
+		check_dir build-asan check-unit
+	fi
+	if step "build (clang -Werror, libFuzzer)" \
+		eval 'configure_dir build-clang --enable-werror --enable-fuzzing CC=clang &&
+		      make -C build-clang -j"$jobs"'; then
+		check_dir build-clang check-fuzz
+	fi
+	summary
+}
+
+main() {
+	local cmd=${1:-build}
+	case $cmd in
+	build | check | bench) ;;
+	-h | --help)
+		sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+		return 0
+		;;
+	*) die "unknown command '$cmd' (use: build, check, bench)" ;;
+	esac
+	install_packages
+	fetch_vm_kernels
+	regenerate
+	case $cmd in
+	build) build_main ;;
+	check) cmd_check ;;
+	bench) build_main && make -C build bench ;;
+	esac
+}
+
+main "$@"

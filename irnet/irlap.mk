@@ -1,0 +1,1 @@
+# irnet/irlap.mk: IrLAP and its QoS negotiation.

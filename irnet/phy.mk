@@ -1,0 +1,1 @@
+# irnet/phy.mk: SIR framing, FCS, captures, the emulated wire, irwire.

@@ -1,0 +1,1 @@
+# irqtune/: serial interrupt tuning (irqtune(8), irqtune.conf(5)).

@@ -1,0 +1,64 @@
+# The test harness.  Every test is run by automake's parallel harness:
+#  - unit tests are cmocka programs that print TAP, so each test case is
+#    counted on its own (tap-driver.sh);
+#  - .tap scripts print TAP too (one result per item they check);
+#  - .sh scripts are whole tests: exit 0 pass, 1 fail, 77 skip (with the
+#    reason on stdout), 99 hard error.
+# bootstrap.sh adds up the :test-result: lines of every .trs file.
+
+TEST_EXTENSIONS = .sh .tap
+
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TAP_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TAP_LOG_COMPILER = $(SHELL)
+SH_LOG_COMPILER = $(SHELL)
+
+AM_TESTS_ENVIRONMENT = \
+	CMOCKA_MESSAGE_OUTPUT=TAP; export CMOCKA_MESSAGE_OUTPUT; \
+	top_srcdir='$(top_srcdir)'; export top_srcdir; \
+	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir; \
+	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
+	MANDOC='$(MANDOC)'; export MANDOC; \
+	TSHARK='$(TSHARK)'; export TSHARK; \
+	PPPD='$(PPPD)'; export PPPD; \
+	LINUX_UML='$(LINUX_UML)'; export LINUX_UML; \
+	QEMU_X86='$(QEMU_X86)'; export QEMU_X86; \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; export UBSAN_OPTIONS; \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0; export ASAN_OPTIONS;
+
+EXTRA_DIST += tests/lib.sh
+
+# `make check-unit`: only the cmocka unit tests (the sanitizer build).
+check-unit:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(UNIT_TESTS)'
+
+# `make check-fuzz`: run every libFuzzer harness for FUZZ_SECONDS each,
+# starting from its seed corpus in tests/fuzz/corpus/NAME.  Each run goes
+# through automake's test-driver, so it leaves a .log and a .trs like any
+# other test and bootstrap.sh counts it.
+FUZZ_SECONDS = 10
+check-fuzz: $(FUZZERS)
+	@fail=0; for f in $(FUZZERS); do \
+	  $(SHELL) $(top_srcdir)/build-aux/test-driver --test-name "$$f" \
+	    --log-file "$$f.fuzz.log" --trs-file "$$f.fuzz.trs" \
+	    --color-tests no --enable-hard-errors yes --expect-failure no -- \
+	    env FUZZ_SECONDS=$(FUZZ_SECONDS) top_srcdir='$(top_srcdir)' \
+	    $(SHELL) $(top_srcdir)/tests/fuzz/run-fuzzer.sh "./$$f" || fail=1; \
+	done; exit $$fail
+EXTRA_DIST += tests/fuzz/run-fuzzer.sh
+CLEANFILES += $(FUZZERS:=.fuzz.log) $(FUZZERS:=.fuzz.trs)
+
+# `make bench`: run every benchmark; they print `bench:` lines and never
+# fail the build on a timing (only on a real error).
+bench: $(BENCHMARKS)
+	@set -e; for b in $(BENCHMARKS); do \
+	  case $$b in *.sh) cmd="$(SHELL) $(srcdir)/$$b";; *) cmd="./$$b";; esac; \
+	  echo "== $$b"; \
+	  top_srcdir='$(top_srcdir)' abs_top_builddir='$(abs_top_builddir)' $$cmd; \
+	done
+
+.PHONY: check-unit check-fuzz bench
+
+# Source-tree checks that need no build.
+TESTS += tests/man-lint.tap tests/banned.tap
+EXTRA_DIST += tests/man-lint.tap tests/banned.tap

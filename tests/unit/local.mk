@@ -1,0 +1,9 @@
+# tests/unit/: cmocka unit tests, one group per program so that each
+# prints a single TAP plan.  Also run under ASan+UBSan (make check-unit).
+UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+UNIT_LIBS = $(CMOCKA_LIBS)
+
+UNIT_TESTS += tests/unit/test_cursor
+tests_unit_test_cursor_SOURCES = tests/unit/test_cursor.c
+tests_unit_test_cursor_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_cursor_LDADD = common/libcommon.la $(UNIT_LIBS)

@@ -1,0 +1,2 @@
+# xferstat/: transfer timing and statistics (xferstat(1)).
+include xferstat/stats.mk

@@ -1,0 +1,1 @@
+# xferstat/stats.mk: statistics, comparison and plots.
