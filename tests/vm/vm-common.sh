@@ -1,6 +1,6 @@
 # Host-side helpers shared by the VM runners and smoke tests.
 # Sourced, not executed: callers set `set -eu` themselves.
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034 # the variables are for the includers
 
 # Exit codes, chosen to match automake's default test-driver so that a
 # runner can also be used directly as a LOG_COMPILER.
