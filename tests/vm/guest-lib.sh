@@ -23,8 +23,8 @@ vmg_is_mounted() {
 
 # Mounts the pseudo file systems every test expects.
 vmg_mount_basics() {
-	mount -t proc proc /proc
-	mount -t sysfs sysfs /sys
+	[ -e /proc/mounts ] || mount -t proc proc /proc
+	vmg_is_mounted /sys || mount -t sysfs sysfs /sys
 	# Some kernels mount devtmpfs on /dev by themselves (UML does).
 	vmg_is_mounted /dev || mount -t devtmpfs devtmpfs /dev
 	mkdir -p /dev/pts /dev/shm

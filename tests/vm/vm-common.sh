@@ -135,10 +135,56 @@ vm_test_names() {
 		*" $_n "*) vm_die "$VM_ERROR" "two tests are named '$_n'" ;;
 		esac
 		case $_n in
-		ALL | console | qemu | *[!A-Za-z0-9_.-]*)
+		ALL | console | dmesg | qemu | *[!A-Za-z0-9_.-]*)
 			vm_die "$VM_ERROR" "unusable test name '$_n' (from $_t)" ;;
 		esac
 		_seen="$_seen$_n "
 		printf '%s\n' "$_n"
 	done
+}
+
+# ---- helpers for the host-side smoke tests (exit 0 pass, 1 fail, 77 skip)
+
+# Smoke tests must exit with exactly 0, 1 or 77 for automake; anything
+# else (a runner's 99, an unexpected error) counts as a failure.
+vm_smoke_exit() {
+	case $1 in
+	0 | 77) exit "$1" ;;
+	*) exit 1 ;;
+	esac
+}
+
+# Usage: vm_smoke_skip WHY -> like vm_skip but with smoke-test exit codes.
+vm_smoke_skip() {
+	if [ "${IRNET_VM_REQUIRE:-0}" = 1 ]; then
+		printf '%s: FAIL: required but unavailable: %s\n' "$VM_PROG" "$*" >&2
+		exit 1
+	fi
+	printf '%s: SKIP: %s\n' "$VM_PROG" "$*"
+	exit 77
+}
+
+# Usage: vm_smoke_workdir -> prints a fresh work directory under TMPDIR.
+vm_smoke_workdir() {
+	mktemp -d "${TMPDIR:-/tmp}/$VM_PROG.XXXXXX"
+}
+
+# Usage: vm_smoke_finish RC WORKDIR T0 -> reports, cleans up on success
+# (or skip) and exits with the automake code for the runner status RC.
+vm_smoke_finish() {
+	_took=$(vm_elapsed "$3")
+	case $1 in
+	0)
+		rm -rf -- "$2"
+		vm_say "PASS (${_took} s wall clock)"
+		exit 0
+		;;
+	77)
+		rm -rf -- "$2"
+		vm_smoke_skip "the guest test skipped itself (see its log above; ${_took} s)"
+		;;
+	99) vm_say "FAIL: the VM did not report (crash or timeout); results kept in $2 (${_took} s)" ;;
+	*) vm_say "FAIL (runner status $1); results kept in $2 (${_took} s)" ;;
+	esac
+	exit 1
 }
