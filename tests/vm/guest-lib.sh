@@ -23,7 +23,9 @@ vmg_is_mounted() {
 
 # Mounts the pseudo file systems every test expects.
 vmg_mount_basics() {
-	[ -e /proc/mounts ] || mount -t proc proc /proc
+	# Unconditionally: in UML, /proc on the hostfs root is the host's
+	# procfs seen through hostfs, which exists but reads as empty files.
+	mount -t proc proc /proc
 	vmg_is_mounted /sys || mount -t sysfs sysfs /sys
 	# Some kernels mount devtmpfs on /dev by themselves (UML does).
 	vmg_is_mounted /dev || mount -t devtmpfs devtmpfs /dev
@@ -118,8 +120,10 @@ vmg_require_pid1() {
 
 # Prints whole seconds of guest uptime without forking.
 vmg_uptime() {
-	read -r _up _idle </proc/uptime
-	echo "${_up%.*}"
+	_up=0
+	read -r _up _idle </proc/uptime || :
+	_up=${_up%.*}
+	echo "${_up:-0}"
 }
 
 # Usage: vmg_run_tests RESDIR DEADLINE KIND TEST...

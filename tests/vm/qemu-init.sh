@@ -12,7 +12,6 @@ export PATH
 
 # The initramfs has no /dev/console node (building one needs root), so the
 # kernel started us without stdio: take the console from devtmpfs.
-mount -t proc proc /proc
 mount -t devtmpfs devtmpfs /dev
 exec </dev/console >/dev/console 2>&1
 
@@ -73,5 +72,8 @@ main() {
 	report "$_all"
 }
 
-main
+# In a subshell: a shell error (set -u, a bad expansion) ends the
+# subshell, not PID 1, and the host then reports "stopped without
+# reporting" instead of seeing a kernel panic.
+(main) || vmg_say "init failed; powering off without a report"
 vmg_poweroff
