@@ -275,6 +275,7 @@ build_run_cpio() {
 # Usage: split_console CONSOLE RESDIR -> NAME.log, NAME.rc, ALL.rc and
 # dmesg.txt from the guest's marker lines.
 split_console() {
+	[ -f "$1" ] || return 0
 	tr -d '\r' <"$1" | awk -v mark="$MARK" -v res="$2" '
 		$1 == mark && $2 == "begin" {
 			file = res "/" ($3 == "dmesg" ? "dmesg.txt" : $3 ".log")
@@ -287,6 +288,11 @@ split_console() {
 
 # Usage: explain_no_report QEMU-STATUS -> says why no report came back.
 explain_no_report() {
+	if [ ! -s "$RESDIR/console.txt" ] && [ "$1" != 124 ] && [ "$1" != 137 ]; then
+		vm_warn "QEMU failed before the guest said anything (status $1)"
+		vm_show_log "$RESDIR/qemu.log" "QEMU output" 20 >&2
+		return 0
+	fi
 	case $1 in
 	124 | 137) vm_warn "guest timed out after $TIMEOUT s (no report)" ;;
 	0) vm_warn "guest stopped without reporting (kernel panic or poweroff; QEMU status 0)" ;;

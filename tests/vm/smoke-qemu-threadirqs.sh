@@ -28,7 +28,7 @@ vmdir=$(find_vm_dir)
 # Usage: check_prereqs -> skips, saying why, when the host lacks a piece.
 check_prereqs() {
 	for _tool in qemu-system-x86_64 busybox cpio chrt timeout; do
-		vm_have "$_tool" || vm_smoke_skip "$_tool is not installed"
+		vm_have "$_tool" || vm_smoke_skip "$_tool is not installed (or not executable by this user)"
 	done
 }
 

@@ -26,7 +26,7 @@ vmdir=$(find_vm_dir)
 # Usage: check_prereqs -> skips, saying why, when the host lacks a piece.
 check_prereqs() {
 	for _tool in linux.uml pppd socat ip busybox timeout; do
-		vm_have "$_tool" || vm_smoke_skip "$_tool is not installed"
+		vm_have "$_tool" || vm_smoke_skip "$_tool is not installed (or not executable by this user)"
 	done
 	set -- /usr/lib/uml/modules/*/kernel/drivers/net/ppp/ppp_async.ko
 	[ -f "$1" ] || vm_smoke_skip "user-mode-linux has no ppp_async module"

@@ -9,6 +9,13 @@ VM_FAIL=1
 VM_SKIP=77
 VM_ERROR=99
 
+# pppd, ip and friends live in sbin, which a normal user's PATH may lack.
+case ":$PATH:" in
+*:/usr/sbin:*) ;;
+*) PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin ;;
+esac
+export PATH
+
 # Default kernel cache; the same default is used by fetch-kernels.sh and
 # qemu-run.sh so that a bootstrap-time fetch is found at test time.
 VM_CACHE=${IRNET_VM_CACHE:-/var/cache/irnet-tools/vm}
