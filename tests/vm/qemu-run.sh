@@ -150,7 +150,9 @@ base_key() {
 			elf_libs "$_p"
 		done)
 		# shellcheck disable=SC2086 # one word per path
-		stat -L -c '%n %s %Y' "$(command -v busybox)" "$here/qemu-run.sh" $_files
+		stat -L -c '%n %s %Y' "$(command -v busybox)" $_files
+		# By content: checkouts elsewhere share the cache without churn.
+		md5sum <"$here/qemu-run.sh"
 		find "$1/modules" -type f -exec stat -c '%n %s %Y' {} +
 	} | md5sum | cut -d' ' -f1
 }
