@@ -55,9 +55,15 @@ MARK='@@irnet-vm@@'
 NL='
 '
 
+# Usage: usage [STATUS] -> the header comment as help; on stdout for
+# --help (status 0), else on stderr.
 usage() {
-	sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit "$VM_ERROR"
+	if [ "${1:-$VM_ERROR}" = 0 ]; then
+		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	else
+		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
+	fi
+	exit "${1:-$VM_ERROR}"
 }
 
 # Usage: is_elf FILE -> true for an ELF file.
@@ -371,7 +377,7 @@ parse_args() {
 		-t) TIMEOUT=$2 ;;
 		-r) RESDIR=$2 ;;
 		-v) VERBOSE=1; shift; continue ;;
-		-h | --help) usage ;;
+		-h | --help) usage 0 ;;
 		--) shift; break ;;
 		-*) vm_die "$VM_ERROR" "unknown option $1 (see --help)" ;;
 		*) break ;;

@@ -6,7 +6,7 @@
 #
 #   -t SECONDS     wall-clock limit for the whole VM (default 60)
 #   -r RESDIR      where results go (default: a new ${TMPDIR:-/tmp}/irnet-vm.*
-#                  directory, removed again when every test passed)
+#                  directory, removed again unless a test failed)
 #   -m MEM         guest memory (default 256M)
 #   -k DIR         keep DIR visible in the guest even if it lies below a
 #                  directory the guest covers with tmpfs (/tmp, /run, ...);
@@ -33,9 +33,15 @@ here=$(dirname "$(readlink -f "$0")")
 
 UML=${IRNET_UML:-linux.uml}
 
+# Usage: usage [STATUS] -> the header comment as help; on stdout for
+# --help (status 0), else on stderr.
 usage() {
-	sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit "$VM_ERROR"
+	if [ "${1:-$VM_ERROR}" = 0 ]; then
+		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	else
+		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
+	fi
+	exit "${1:-$VM_ERROR}"
 }
 
 # Usage: add_keep DIR -> appends an absolute directory to KEEP (colon list).
@@ -83,6 +89,7 @@ main() {
 			ENVS="$ENVS $OPTARG"
 			;;
 		v) VERBOSE=1 ;;
+		h) usage 0 ;;
 		*) usage ;;
 		esac
 	done
