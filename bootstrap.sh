@@ -28,7 +28,7 @@ PACKAGES=(
 	libgsl-dev libjson-c-dev libcmocka-dev libseccomp-dev libcairo2-dev
 	libumockdev-dev umockdev
 	ppp ppp-dev
-	user-mode-linux qemu-system-x86 busybox-static cpio dash
+	user-mode-linux qemu-system-x86 busybox-static cpio dash xz-utils binutils
 	socat tshark vsftpd iperf3 nuttcp netpipe-tcp ministat curl ftp lftp
 	python3 python3-scipy mandoc iproute2 util-linux procps kmod
 )
