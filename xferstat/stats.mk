@@ -29,3 +29,5 @@ check_PROGRAMS += tests/xferstat-stats-driver
 tests_xferstat_stats_driver_SOURCES = tests/xferstat-stats-driver.c
 tests_xferstat_stats_driver_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/xferstat
 tests_xferstat_stats_driver_LDADD = xferstat/libxferstats.la common/libcommon.la
+TESTS += tests/xferstat-stats-oracle.tap
+EXTRA_DIST += tests/xferstat-stats-oracle.tap
