@@ -1,7 +1,7 @@
 /*
  * xferstat-stats-driver.c: test-only front end of libxferstats.
  *
- * Reads runs from stdin, one per line: "LABEL BYTES SECONDS" (conditions
+ * Reads runs from stdin, one per line: "LABEL BYTES SECONDS [BLOCK_SIZE]" (conditions
  * in order of first appearance), builds the result sets in memory and
  * prints the compare report exactly as the library renders it.  The
  * oracle tests (tests/xferstat-stats-oracle.tap) drive the statistics
@@ -10,6 +10,7 @@
  *
  *   xferstat-stats-driver [--json|--csv|--markdown|--text|--plot]
  *                         [--alpha A] [--arith-rate] [--width N]
+ *                         [-o FILE.png|FILE.svg]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,6 +21,7 @@
 
 #include "compare.h"
 #include "cursor.h"
+#include "plot.h"
 #include "table.h"
 #include "termplot.h"
 
@@ -45,7 +47,7 @@ static struct xfer_set *set_for(struct sets *s, const char *label)
 	return set->label ? set : NULL;
 }
 
-static bool add_run(struct xfer_set *set, uint64_t bytes, double seconds)
+static bool add_run(struct xfer_set *set, uint64_t bytes, double seconds, uint64_t block)
 {
 	if (set->n_runs == set->cap_runs) {
 		size_t cap = set->cap_runs ? 2 * set->cap_runs : 16;
@@ -61,15 +63,16 @@ static bool add_run(struct xfer_set *set, uint64_t bytes, double seconds)
 	memset(run, 0, sizeof(*run));
 	run->bytes = bytes;
 	run->seconds = seconds;
+	run->block_size = block;
 	return true;
 }
 
-/* One line: LABEL BYTES SECONDS.  Blank lines are skipped. */
+/* One line: LABEL BYTES SECONDS [BLOCK_SIZE].  Blank lines are skipped. */
 static bool parse_line(struct cursor *line, struct sets *s)
 {
 	struct cursor word;
 	char label[LABEL_CAP];
-	uint64_t bytes;
+	uint64_t bytes, block = 0;
 	double seconds;
 
 	cursor_skip_blanks(line);
@@ -84,9 +87,12 @@ static bool parse_line(struct cursor *line, struct sets *s)
 	if (!cursor_parse_double(line, &seconds))
 		return false;
 	cursor_skip_blanks(line);
+	if (!cursor_at_end(line) && !cursor_parse_u64(line, &block))
+		return false;
+	cursor_skip_blanks(line);
 	struct xfer_set *set = set_for(s, label);
 
-	return cursor_at_end(line) && set && add_run(set, bytes, seconds);
+	return cursor_at_end(line) && set && add_run(set, bytes, seconds, block);
 }
 
 static char *read_all(FILE *f, size_t *len)
@@ -120,7 +126,7 @@ static int read_sets(struct sets *s)
 	while (cursor_line(&c, &line)) {
 		lineno++;
 		if (!parse_line(&line, s)) {
-			fprintf(stderr, "stdin:%zu: expected LABEL BYTES SECONDS\n", lineno);
+			fprintf(stderr, "stdin:%zu: expected LABEL BYTES SECONDS [BLOCK_SIZE]\n", lineno);
 			free(buf);
 			return -EINVAL;
 		}
@@ -140,7 +146,7 @@ static void free_sets(struct sets *s)
 enum format { F_JSON, F_CSV, F_MARKDOWN, F_TEXT, F_PLOT };
 
 static bool parse_args(int argc, char **argv, enum format *f, struct xs_options *opt,
-		       size_t *width)
+		       size_t *width, const char **plot)
 {
 	for (int i = 1; i < argc; i++) {
 		char *end;
@@ -159,6 +165,8 @@ static bool parse_args(int argc, char **argv, enum format *f, struct xs_options 
 			opt->arith_rate = true;
 		else if (strcmp(argv[i], "--alpha") == 0 && i + 1 < argc)
 			opt->alpha = strtod(argv[++i], &end);
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			*plot = argv[++i];
 		else if (strcmp(argv[i], "--width") == 0 && i + 1 < argc)
 			*width = strtoul(argv[++i], &end, 10);
 		else
@@ -190,9 +198,11 @@ int main(int argc, char **argv)
 	char err[256];
 	int rc = 0;
 
-	if (!parse_args(argc, argv, &f, &opt, &width)) {
+	const char *plot = NULL;
+
+	if (!parse_args(argc, argv, &f, &opt, &width, &plot)) {
 		fprintf(stderr, "usage: %s [--json|--csv|--markdown|--text|--plot] "
-			"[--alpha A] [--arith-rate] [--width N] < runs\n", argv[0]);
+			"[--alpha A] [--arith-rate] [--width N] [-o FILE.png|.svg] < runs\n", argv[0]);
 		return 2;
 	}
 	if (read_sets(&s) != 0) {
@@ -205,7 +215,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	xs_out_init(&o);
-	if (render(&r, f, width, &o))
+	if (plot && xs_plot_write(&r, plot, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		rc = 1;
+	} else if (render(&r, f, width, &o))
 		fputs(xs_out_str(&o), stdout);
 	else
 		rc = 1;

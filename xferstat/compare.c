@@ -16,6 +16,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
+#include <gsl/gsl_sort_double.h>
 
 /* ---- Welch ------------------------------------------------------------ */
 
@@ -234,6 +235,7 @@ static void condition_free(struct xs_condition *c)
 	free(c->bytes);
 	free(c->time);
 	free(c->rate);
+	free(c->block_size);
 	free(c->outlier);
 	memset(c, 0, sizeof(*c));
 }
@@ -243,31 +245,69 @@ static int condition_alloc(struct xs_condition *c, size_t n)
 	c->bytes = malloc(n * sizeof(double));
 	c->time = malloc(n * sizeof(double));
 	c->rate = malloc(n * sizeof(double));
+	c->block_size = malloc(n * sizeof(double));
 	c->outlier = calloc(n, sizeof(bool));
-	if (!c->bytes || !c->time || !c->rate || !c->outlier) {
+	if (!c->bytes || !c->time || !c->rate || !c->block_size || !c->outlier) {
 		condition_free(c);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-/* Flags run i when its time or its rate is an outlier. */
-static int condition_outliers(struct xs_condition *c)
+/* Scratch space for judging one group of runs. */
+struct outlier_work {
+	double *time, *rate;
+	bool *by_time, *by_rate;
+};
+
+/* Flags the runs idx[0..n-1] whose time or rate is an outlier among
+ * them. */
+static int group_outliers(struct xs_condition *c, const size_t *idx, size_t n,
+			  struct outlier_work *w)
 {
-	bool *by_rate = calloc(c->n, sizeof(bool));
 	int rc;
 
-	if (!by_rate)
-		return -ENOMEM;
-	rc = xs_outliers(c->time, c->n, c->outlier, NULL);
-	if (rc == 0)
-		rc = xs_outliers(c->rate, c->n, by_rate, NULL);
-	c->n_outliers = 0;
-	for (size_t i = 0; rc == 0 && i < c->n; i++) {
-		c->outlier[i] = c->outlier[i] || by_rate[i];
-		c->n_outliers += c->outlier[i];
+	for (size_t j = 0; j < n; j++) {
+		w->time[j] = c->time[idx[j]];
+		w->rate[j] = c->rate[idx[j]];
 	}
-	free(by_rate);
+	rc = xs_outliers(w->time, n, w->by_time, NULL);
+	if (rc == 0)
+		rc = xs_outliers(w->rate, n, w->by_rate, NULL);
+	for (size_t j = 0; rc == 0 && j < n; j++) {
+		c->outlier[idx[j]] = w->by_time[j] || w->by_rate[j];
+		c->n_outliers += c->outlier[idx[j]];
+	}
+	return rc;
+}
+
+/* Outliers are judged among runs of the same block size: a NetPIPE sweep
+ * is many small samples, one per size, not one sample. */
+static int condition_outliers(struct xs_condition *c)
+{
+	size_t *idx = malloc(c->n * sizeof(*idx));
+	struct outlier_work w = {
+		malloc(c->n * sizeof(double)), malloc(c->n * sizeof(double)),
+		malloc(c->n * sizeof(bool)), malloc(c->n * sizeof(bool)),
+	};
+	int rc = idx && w.time && w.rate && w.by_time && w.by_rate ? 0 : -ENOMEM;
+
+	c->n_outliers = 0;
+	if (rc == 0)
+		gsl_sort_index(idx, c->block_size, 1, c->n);
+	for (size_t i = 0; rc == 0 && i < c->n;) {
+		size_t j = i;
+
+		while (j < c->n && c->block_size[idx[j]] == c->block_size[idx[i]])
+			j++;
+		rc = group_outliers(c, idx + i, j - i, &w);
+		i = j;
+	}
+	free(idx);
+	free(w.time);
+	free(w.rate);
+	free(w.by_time);
+	free(w.by_rate);
 	return rc;
 }
 
@@ -308,6 +348,7 @@ static int condition_build(struct xs_condition *c, const struct xfer_set *set, b
 		c->bytes[i] = (double)set->runs[i].bytes;
 		c->time[i] = set->runs[i].seconds;
 		c->rate[i] = c->bytes[i] / c->time[i];
+		c->block_size[i] = (double)set->runs[i].block_size;
 		c->bytes_total += c->bytes[i];
 	}
 	rc = xs_summarize(c->time, c->n, XS_CI_LEVEL, &c->time_s);

@@ -75,6 +75,7 @@ struct xs_condition {
 	double *bytes;          /* per run */
 	double *time;           /* per run, seconds */
 	double *rate;           /* per run, bytes/s */
+	double *block_size;     /* per run: NetPIPE message size, 0 if none */
 	bool *outlier;          /* per run: by time or by rate (modified z) */
 	size_t n_outliers;
 	struct xs_summary time_s;

@@ -7,12 +7,13 @@ xferstat_libxferstats_la_SOURCES = \
 	xferstat/stats.c xferstat/stats.h \
 	xferstat/compare.c xferstat/compare.h \
 	xferstat/table.c xferstat/table.h \
-	xferstat/termplot.c xferstat/termplot.h
+	xferstat/termplot.c xferstat/termplot.h \
+	xferstat/plot.c xferstat/plot.h
 xferstat_libxferstats_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS) $(CAIRO_CFLAGS)
 xferstat_libxferstats_la_LIBADD = $(GSL_LIBS) $(JSONC_LIBS) $(CAIRO_LIBS) -lm
 
-XFERSTATS_TEST_CFLAGS = $(UNIT_CFLAGS) -I$(top_srcdir)/xferstat $(GSL_CFLAGS) $(JSONC_CFLAGS)
-XFERSTATS_TEST_LIBS = xferstat/libxferstats.la common/libcommon.la $(UNIT_LIBS)
+XFERSTATS_TEST_CFLAGS = $(UNIT_CFLAGS) -I$(top_srcdir)/xferstat $(GSL_CFLAGS) $(JSONC_CFLAGS) $(CAIRO_CFLAGS)
+XFERSTATS_TEST_LIBS = xferstat/libxferstats.la common/libcommon.la $(UNIT_LIBS) $(CAIRO_LIBS) $(JSONC_LIBS)
 
 UNIT_TESTS += tests/unit/test_stats tests/unit/test_compare
 tests_unit_test_stats_SOURCES = tests/unit/test_stats.c

@@ -24,7 +24,12 @@
 
 #include <json-c/json.h>
 
+#include <cairo.h>
+#include <dirent.h>
+#include <unistd.h>
+
 #include "compare.h"
+#include "plot.h"
 #include "table.h"
 #include "termplot.h"
 
@@ -493,6 +498,90 @@ static void termplot_counts_every_run(void **state)
 	free(s);
 }
 
+/* In a block-size sweep, a run is judged among runs of its own size:
+ * here every size is tight except one far run at 1024. */
+static void outliers_are_judged_per_block_size(void **state)
+{
+	struct test_set *s = calloc(1, sizeof(*s));
+	static const double t[] = { 1.00, 1.01, 0.99, 1.00, 2.00, 2.02, 1.98, 2.00, 6.0 };
+	struct xfer_set in[1];
+	struct xs_report r;
+	char err[128];
+
+	assert_non_null(s);
+	make_set(s, "sweep", t, 9, 1000);
+	for (int i = 0; i < 9; i++)
+		s->runs[i].block_size = i < 4 ? 512 : 1024;
+	assert_int_equal(xs_report_build(&r, plain(s, 1, in), 1, &default_opt, err, sizeof(err)), 0);
+	assert_int_equal(r.cond[0].n_outliers, 1);
+	assert_true(r.cond[0].outlier[8]);
+	xs_report_free(&r);
+	/* pooled, the two sizes make a wide spread (median 2, MAD 0.99) and
+	 * M(6 s) = 0.6745 * 4 / 0.99 = 2.7: the far run hides */
+	for (int i = 0; i < 9; i++)
+		s->runs[i].block_size = 0;
+	assert_int_equal(xs_report_build(&r, plain(s, 1, in), 1, &default_opt, err, sizeof(err)), 0);
+	assert_int_equal(r.cond[0].n_outliers, 0);
+	xs_report_free(&r);
+	free(s);
+}
+
+static bool temp_files_left(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		found = found || strstr(e->d_name, ".tmp");
+	closedir(d);
+	return found;
+}
+
+static void plot_files(void **state)
+{
+	struct test_set *s = sets3();
+	struct xfer_set in[3];
+	struct xs_report r;
+	char err[256], dir[] = "/tmp/test_plotXXXXXX", png[64], svg[64], bad[64];
+	unsigned char head[8];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(png, sizeof(png), "%s/a.PNG", dir);
+	snprintf(svg, sizeof(svg), "%s/a.svg", dir);
+	snprintf(bad, sizeof(bad), "%s/a.gif", dir);
+	for (int i = 0; i < 5; i++)
+		s[2].runs[i].block_size = 1u << (4 * i);        /* the second panel */
+	assert_int_equal(xs_report_build(&r, plain(s, 3, in), 3, &default_opt, err, sizeof(err)), 0);
+	assert_true(xs_plot_has_block_sizes(&r));
+	assert_int_equal(xs_plot_write(&r, png, err, sizeof(err)), 0);
+	cairo_surface_t *img = cairo_image_surface_create_from_png(png);
+
+	assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+	assert_int_equal(cairo_image_surface_get_width(img), 900);
+	assert_int_equal(cairo_image_surface_get_height(img), 960);
+	cairo_surface_destroy(img);
+	assert_int_equal(xs_plot_write(&r, svg, err, sizeof(err)), 0);
+	FILE *f = fopen(svg, "rb");
+
+	assert_non_null(f);
+	assert_int_equal(fread(head, 1, 5, f), 5);
+	fclose(f);
+	assert_memory_equal(head, "<?xml", 5);
+	assert_int_equal(xs_plot_write(&r, bad, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "a.gif: unknown plot format");
+	assert_false(temp_files_left(dir));
+	unlink(png);
+	unlink(svg);
+	rmdir(dir);
+	snprintf(png, sizeof(png), "%s/a.png", dir);    /* the directory is gone */
+	assert_true(xs_plot_write(&r, png, err, sizeof(err)) < 0);
+	assert_contains(err, png);
+	xs_report_free(&r);
+	free(s);
+}
+
 static void ten_sets_of_a_thousand_runs(void **state)
 {
 	struct test_set *s = calloc(10, sizeof(*s));
@@ -538,6 +627,8 @@ int main(void)
 		cmocka_unit_test(csv_and_markdown),
 		cmocka_unit_test(json_has_every_field),
 		cmocka_unit_test(termplot_counts_every_run),
+		cmocka_unit_test(outliers_are_judged_per_block_size),
+		cmocka_unit_test(plot_files),
 		cmocka_unit_test(ten_sets_of_a_thousand_runs),
 	};
 
