@@ -8,7 +8,8 @@ xferstat_libxferstats_la_SOURCES = \
 	xferstat/compare.c xferstat/compare.h \
 	xferstat/table.c xferstat/table.h \
 	xferstat/termplot.c xferstat/termplot.h \
-	xferstat/plot.c xferstat/plot.h
+	xferstat/plot.c xferstat/plot.h \
+	xferstat/stats_commands.c xferstat/stats_commands.h
 xferstat_libxferstats_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS) $(CAIRO_CFLAGS)
 xferstat_libxferstats_la_LIBADD = $(GSL_LIBS) $(JSONC_LIBS) $(CAIRO_LIBS) -lm
 
@@ -32,3 +33,5 @@ tests_xferstat_stats_driver_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/xferstat
 tests_xferstat_stats_driver_LDADD = xferstat/libxferstats.la common/libcommon.la
 TESTS += tests/xferstat-stats-oracle.tap
 EXTRA_DIST += tests/xferstat-stats-oracle.tap
+TESTS += tests/xferstat-stats-cli.tap
+EXTRA_DIST += tests/xferstat-stats-cli.tap
