@@ -35,3 +35,7 @@ TESTS += tests/xferstat-stats-oracle.tap
 EXTRA_DIST += tests/xferstat-stats-oracle.tap
 TESTS += tests/xferstat-stats-cli.tap
 EXTRA_DIST += tests/xferstat-stats-cli.tap
+BENCHMARKS += tests/xferstat-stats-bench.sh
+EXTRA_DIST += tests/xferstat-stats-bench.sh
+# make bench runs the script through the test-only driver: build it first.
+tests/xferstat-stats-bench.sh: tests/xferstat-stats-driver$(EXEEXT)
