@@ -4,6 +4,7 @@
 # plot subcommands; xferstat/xferstat links it.  Its modules never print.
 noinst_LTLIBRARIES += xferstat/libxferstats.la
 xferstat_libxferstats_la_SOURCES = \
+	xferstat/results.h \
 	xferstat/stats.c xferstat/stats.h \
 	xferstat/compare.c xferstat/compare.h \
 	xferstat/table.c xferstat/table.h \
@@ -14,7 +15,7 @@ xferstat_libxferstats_la_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JSONC_CFLAGS) $(C
 xferstat_libxferstats_la_LIBADD = $(GSL_LIBS) $(JSONC_LIBS) $(CAIRO_LIBS) -lm
 
 XFERSTATS_TEST_CFLAGS = $(UNIT_CFLAGS) -I$(top_srcdir)/xferstat $(GSL_CFLAGS) $(JSONC_CFLAGS) $(CAIRO_CFLAGS)
-XFERSTATS_TEST_LIBS = xferstat/libxferstats.la common/libcommon.la $(UNIT_LIBS) $(CAIRO_LIBS) $(JSONC_LIBS)
+XFERSTATS_TEST_LIBS = xferstat/libxferstats.la common/libcommon.la $(UNIT_LIBS) $(CAIRO_LIBS) $(JSONC_LIBS) -lfontconfig
 
 UNIT_TESTS += tests/unit/test_stats tests/unit/test_compare
 tests_unit_test_stats_SOURCES = tests/unit/test_stats.c

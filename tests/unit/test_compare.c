@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <dirent.h>
 #include <unistd.h>
 
@@ -580,6 +581,8 @@ static void plot_files(void **state)
 	assert_contains(err, png);
 	xs_report_free(&r);
 	free(s);
+	cairo_debug_reset_static_data();        /* cairo's and fontconfig's caches, for LSan */
+	FcFini();
 }
 
 static void ten_sets_of_a_thousand_runs(void **state)
