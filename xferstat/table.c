@@ -341,8 +341,8 @@ static void text_summary(struct xs_out *o, const struct xs_summary *s, const cha
 static void text_condition(struct xs_out *o, const struct xs_condition *c,
 			   const struct number_format *f)
 {
-	xs_out_printf(o, "%s: %zu run%s, %.0f bytes", c->label, c->n, c->n == 1 ? "" : "s",
-		      c->bytes_total);
+	xs_out_printf(o, "%s: %zu run%s, %.0f byte%s", c->label, c->n, c->n == 1 ? "" : "s",
+		      c->bytes_total, c->bytes_total == 1.0 ? "" : "s");
 	if (c->n_outliers)
 		xs_out_printf(o, ", %zu outlier%s", c->n_outliers, c->n_outliers == 1 ? "" : "s");
 	xs_out_printf(o, "\n");

@@ -60,18 +60,20 @@ static void frame_line(struct xs_out *o, const struct axis *a)
 	xs_out_printf(o, "+\n");
 }
 
-static void header(struct xs_out *o, const struct axis *a, const char *unit)
+/* The scale under the frame: the lowest rate at its left corner, the
+ * highest at its right. */
+static void scale_line(struct xs_out *o, const struct axis *a)
 {
-	char title[32], lo[32], hi[32];
+	char lo[32], hi[32];
 	int dec = a->hi - a->lo >= 100.0 * a->div ? 0 : a->hi - a->lo >= a->div ? 2 : 4;
 
-	snprintf(title, sizeof(title), "Rate (%s)", unit);
 	snprintf(lo, sizeof(lo), "%.*f", dec, a->lo / a->div);
 	snprintf(hi, sizeof(hi), "%.*f", dec, a->hi / a->div);
-	xs_out_printf(o, "%-*s %s", (int)a->indent, title, lo);
-	size_t used = strlen(lo) + 1, room = a->cols + 1;
+	size_t room = a->cols + 2, used = strlen(lo) + strlen(hi);
 
-	xs_out_repeat(o, ' ', room > used + strlen(hi) ? room - used - strlen(hi) : 1);
+	xs_out_repeat(o, ' ', a->indent);
+	xs_out_printf(o, "%s", lo);
+	xs_out_repeat(o, ' ', room > used ? room - used : 1);
 	xs_out_printf(o, "%s\n", hi);
 }
 
@@ -126,7 +128,7 @@ bool xs_termplot(const struct xs_report *r, size_t width, struct xs_out *o)
 		o->failed = o->failed || !line;
 		return xs_out_ok(o);
 	}
-	header(o, &a, xs_report_rate_unit(r).name);
+	xs_out_printf(o, "Rate (%s) of every run\n", xs_report_rate_unit(r).name);
 	frame_line(o, &a);
 	for (size_t i = 0; i < r->n; i++) {
 		if (!mark_row(o, &a, &r->cond[i], marks[i % (sizeof(marks) - 1)], line))
@@ -134,6 +136,7 @@ bool xs_termplot(const struct xs_report *r, size_t width, struct xs_out *o)
 		summary_row(o, &a, &r->cond[i], line);
 	}
 	frame_line(o, &a);
+	scale_line(o, &a);
 	xs_out_printf(o, "%s, a digit: that many runs in one column, #: ten or more;\n"
 		      "A: Avg. rate as in the table, M: median (under A when they meet),\n"
 		      "<--->: Avg. -+ sample SD of the run rates.\n",

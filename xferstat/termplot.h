@@ -6,13 +6,14 @@
  * column) and under it the mean, median and mean +- sample SD.  Does not
  * own: the numbers (compare.h) or deciding when to plot (the command).
  *
- *   Rate (KiB/s)  9.64                                        14.09
- *                 +-----------------------------------------------+
- *   I        x    |x x2 x  x                                      |
- *                 | <--M-A-->                                     |
- *   II       +    |                             + +2  +   +       |
- *                 |                              <--MA-->         |
- *                 +-----------------------------------------------+
+ *   Rate (KiB/s) of every run
+ *          +-----------------------------------------------+
+ *   I   x  |x x2 x  x                                      |
+ *          | <--M-A-->                                     |
+ *   II  +  |                             + +2  +   +       |
+ *          |                              <--MA-->         |
+ *          +-----------------------------------------------+
+ *          9.64                                        14.09
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
