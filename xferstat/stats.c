@@ -57,6 +57,17 @@ static double *scaled_sorted_copy(const double *x, size_t n, int e)
 	return s;
 }
 
+/* Checks x and makes its scaled, sorted copy (*e the scale exponent).
+ * Returns 0, -EINVAL or -ENOMEM. */
+static int checked_scaled_copy(const double *x, size_t n, int *e, double **s)
+{
+	if (n == 0 || !x || !all_finite(x, n))
+		return -EINVAL;
+	*e = scale_exponent(x, n);
+	*s = scaled_sorted_copy(x, n, *e);
+	return *s ? 0 : -ENOMEM;
+}
+
 double xs_t_quantile(double level, double df)
 {
 	return gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, df);
@@ -84,13 +95,14 @@ static void summarize_spread(const double *s, size_t n, int e, double level,
 
 int xs_summarize(const double *x, size_t n, double level, struct xs_summary *out)
 {
-	if (n == 0 || !x || !all_finite(x, n) || !(level > 0.0 && level < 1.0))
-		return -EINVAL;
-	int e = scale_exponent(x, n);
-	double *s = scaled_sorted_copy(x, n, e);
+	double *s;
+	int e, rc;
 
-	if (!s)
-		return -ENOMEM;
+	if (!(level > 0.0 && level < 1.0))
+		return -EINVAL;
+	rc = checked_scaled_copy(x, n, &e, &s);
+	if (rc != 0)
+		return rc;
 	double mean_scaled = gsl_stats_mean(s, 1, n);
 
 	memset(out, 0, sizeof(*out));
@@ -121,13 +133,14 @@ static double abs_deviation(const double *x, size_t n, int e, double med,
 
 int xs_modified_z(const double *x, size_t n, double *m_out)
 {
-	if (n == 0 || !x || !m_out || !all_finite(x, n))
-		return -EINVAL;
-	int e = scale_exponent(x, n);
-	double *s = scaled_sorted_copy(x, n, e);
+	double *s;
+	int e, rc;
 
-	if (!s)
-		return -ENOMEM;
+	if (!m_out)
+		return -EINVAL;
+	rc = checked_scaled_copy(x, n, &e, &s);
+	if (rc != 0)
+		return rc;
 	double med = gsl_stats_median_from_sorted_data(s, 1, n);
 	double factor = MODZ_MAD_FACTOR;
 	double spread = abs_deviation(x, n, e, med, false, s);

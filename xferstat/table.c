@@ -392,15 +392,23 @@ static void text_comparison(struct xs_out *o, const struct xs_report *r, size_t 
 	text_mw(o, &c->time_mw);
 }
 
+/* The grid of the report's table; on ENOMEM marks o failed. */
+static bool report_grid(const struct xs_report *r, const struct number_format *f,
+			struct grid *g, struct xs_out *o)
+{
+	if (table_grid(g, r, f))
+		return true;
+	o->failed = true;
+	return false;
+}
+
 bool xs_render_text(const struct xs_report *r, struct xs_out *o)
 {
 	struct number_format f = report_format(r);
 	struct grid g;
 
-	if (!table_grid(&g, r, &f)) {
-		o->failed = true;
+	if (!report_grid(r, &f, &g, o))
 		return false;
-	}
 	size_t *w = calloc(g.cols, sizeof(*w));
 
 	if (w) {
@@ -524,10 +532,8 @@ bool xs_render_markdown(const struct xs_report *r, struct xs_out *o)
 	struct number_format f = report_format(r);
 	struct grid g;
 
-	if (!table_grid(&g, r, &f)) {
-		o->failed = true;
+	if (!report_grid(r, &f, &g, o))
 		return false;
-	}
 	md_rows(o, &g);
 	free(g.cell);
 	xs_out_printf(o, "\n");

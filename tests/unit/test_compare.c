@@ -93,6 +93,20 @@ static struct xfer_set *plain(struct test_set *s, size_t n, struct xfer_set *out
 	return out;
 }
 
+/* Builds the report of the first n test sets; the build must succeed. */
+static void report_of(struct xs_report *r, const struct test_set *s, size_t n,
+		      const struct xs_options *opt)
+{
+	struct xfer_set in[16];
+	char err[128];
+
+	assert_true(n <= 16);
+	for (size_t i = 0; i < n; i++)
+		in[i] = s[i].set;
+	if (xs_report_build(r, in, n, opt, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
 /* ---- Welch ------------------------------------------------------------- */
 
 static void welch_matches_scipy(void **state)
@@ -227,11 +241,9 @@ static void mann_whitney_all_equal_is_undefined(void **state)
 static void report_says_faster_in_words(void **state)
 {
 	struct test_set *s = sets3();
-	struct xfer_set in[3];
 	struct xs_report r;
-	char err[128];
 
-	assert_int_equal(xs_report_build(&r, plain(s, 3, in), 3, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 3, &default_opt);
 	/* equal sizes: rate change = mean time I / mean time II - 1 = 37.7 % */
 	assert_close(r.cmp[1].rate_change, 10.12 / 7.35 - 1.0, 1e-12);
 	assert_true(r.cmp[1].proven);
@@ -254,7 +266,7 @@ static void alpha_decides(void **state)
 	struct xs_report r;
 	char err[128];
 
-	assert_int_equal(xs_report_build(&r, plain(s, 3, in), 3, &opt, err, sizeof(err)), 0);
+	report_of(&r, s, 3, &opt);
 	assert_true(r.cmp[1].proven);
 	assert_false(r.cmp[2].proven);
 	assert_string_equal(r.cmp[2].verdict, "III against I: no difference proven "
@@ -291,13 +303,11 @@ static void single_run_condition(void **state)
 {
 	const double one[] = { 8.0 };
 	struct test_set *s = sets3();
-	struct xfer_set in[2];
 	struct xs_report r;
 	struct xs_out o;
-	char err[128];
 
 	make_set(&s[1], "solo", one, 1, 1000);
-	assert_int_equal(xs_report_build(&r, plain(s, 2, in), 2, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 2, &default_opt);
 	assert_false(r.cond[1].time_s.has_sd);
 	assert_false(r.cmp[1].proven);
 	assert_string_equal(r.cmp[1].verdict,
@@ -335,12 +345,10 @@ static void single_run_condition(void **state)
 static void text_table_layout(void **state)
 {
 	struct test_set *s = sets3();
-	struct xfer_set in[2];
 	struct xs_report r;
 	struct xs_out o;
-	char err[128];
 
-	assert_int_equal(xs_report_build(&r, plain(s, 2, in), 2, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 2, &default_opt);
 	xs_out_init(&o);
 	assert_true(xs_render_text(&r, &o));
 	const char *t = xs_out_str(&o);
@@ -366,14 +374,12 @@ static void text_table_layout(void **state)
 static void arith_rate_is_labelled(void **state)
 {
 	struct test_set *s = sets3();
-	struct xfer_set in[2];
 	struct xs_options opt = { 0.05, true };
 	struct xs_report r;
 	struct xs_out o;
-	char err[128];
 	double sum = 0.0;
 
-	assert_int_equal(xs_report_build(&r, plain(s, 2, in), 2, &opt, err, sizeof(err)), 0);
+	report_of(&r, s, 2, &opt);
 	for (int i = 0; i < 5; i++)
 		sum += 1000.0 / times_i[i];
 	assert_close(r.cond[0].rate_mean, sum / 5.0, 1e-14);
@@ -388,14 +394,12 @@ static void arith_rate_is_labelled(void **state)
 static void csv_and_markdown(void **state)
 {
 	struct test_set *s = sets3();
-	struct xfer_set in[2];
 	struct xs_report r;
 	struct xs_out o;
-	char err[128];
 
 	s[0].set.label = "a, \"b\"";
 	s[1].set.label = "x|y";
-	assert_int_equal(xs_report_build(&r, plain(s, 2, in), 2, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 2, &default_opt);
 	xs_out_init(&o);
 	assert_true(xs_render_csv(&r, &o));
 	assert_contains(xs_out_str(&o), "run,\"a, \"\"b\"\" time (s)\",\"a, \"\"b\"\" rate (B/s)\",");
@@ -415,13 +419,11 @@ static void csv_and_markdown(void **state)
 static void json_has_every_field(void **state)
 {
 	struct test_set *s = sets3();
-	struct xfer_set in[2];
 	struct xs_report r;
 	struct xs_out o;
-	char err[128];
 	json_object *root, *conds, *cmps, *c0, *rate, *ci, *runs, *cmp, *v;
 
-	assert_int_equal(xs_report_build(&r, plain(s, 2, in), 2, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 2, &default_opt);
 	xs_out_init(&o);
 	assert_true(xs_render_json(&r, &o));
 	root = json_tokener_parse(xs_out_str(&o));
@@ -469,12 +471,10 @@ static void json_has_every_field(void **state)
 static void termplot_counts_every_run(void **state)
 {
 	struct test_set *s = sets3();
-	struct xfer_set in[3];
 	struct xs_report r;
 	struct xs_out o;
-	char err[128];
 
-	assert_int_equal(xs_report_build(&r, plain(s, 3, in), 3, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 3, &default_opt);
 	xs_out_init(&o);
 	assert_true(xs_termplot(&r, 74, &o));
 	const char *marks = "x+o";
@@ -505,15 +505,13 @@ static void outliers_are_judged_per_block_size(void **state)
 {
 	struct test_set *s = calloc(1, sizeof(*s));
 	static const double t[] = { 1.00, 1.01, 0.99, 1.00, 2.00, 2.02, 1.98, 2.00, 6.0 };
-	struct xfer_set in[1];
 	struct xs_report r;
-	char err[128];
 
 	assert_non_null(s);
 	make_set(s, "sweep", t, 9, 1000);
 	for (int i = 0; i < 9; i++)
 		s->runs[i].block_size = i < 4 ? 512 : 1024;
-	assert_int_equal(xs_report_build(&r, plain(s, 1, in), 1, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 1, &default_opt);
 	assert_int_equal(r.cond[0].n_outliers, 1);
 	assert_true(r.cond[0].outlier[8]);
 	xs_report_free(&r);
@@ -521,7 +519,7 @@ static void outliers_are_judged_per_block_size(void **state)
 	 * M(6 s) = 0.6745 * 4 / 0.99 = 2.7: the far run hides */
 	for (int i = 0; i < 9; i++)
 		s->runs[i].block_size = 0;
-	assert_int_equal(xs_report_build(&r, plain(s, 1, in), 1, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 1, &default_opt);
 	assert_int_equal(r.cond[0].n_outliers, 0);
 	xs_report_free(&r);
 	free(s);
@@ -543,7 +541,6 @@ static bool temp_files_left(const char *dir)
 static void plot_files(void **state)
 {
 	struct test_set *s = sets3();
-	struct xfer_set in[3];
 	struct xs_report r;
 	char err[256], dir[] = "/tmp/test_plotXXXXXX", png[64], svg[64], bad[64];
 	unsigned char head[8];
@@ -554,7 +551,7 @@ static void plot_files(void **state)
 	snprintf(bad, sizeof(bad), "%s/a.gif", dir);
 	for (int i = 0; i < 5; i++)
 		s[2].runs[i].block_size = 1u << (4 * i);        /* the second panel */
-	assert_int_equal(xs_report_build(&r, plain(s, 3, in), 3, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 3, &default_opt);
 	assert_true(xs_plot_has_block_sizes(&r));
 	assert_int_equal(xs_plot_write(&r, png, err, sizeof(err)), 0);
 	cairo_surface_t *img = cairo_image_surface_create_from_png(png);
@@ -588,12 +585,10 @@ static void plot_files(void **state)
 static void ten_sets_of_a_thousand_runs(void **state)
 {
 	struct test_set *s = calloc(10, sizeof(*s));
-	struct xfer_set in[10];
 	double t[MAX_RUNS];
 	char label[10][8];
 	struct xs_report r;
 	struct xs_out o;
-	char err[128];
 
 	assert_non_null(s);
 	for (int k = 0; k < 10; k++) {
@@ -602,7 +597,7 @@ static void ten_sets_of_a_thousand_runs(void **state)
 		snprintf(label[k], sizeof(label[k]), "c%d", k);
 		make_set(&s[k], label[k], t, MAX_RUNS, 1 << 20);
 	}
-	assert_int_equal(xs_report_build(&r, plain(s, 10, in), 10, &default_opt, err, sizeof(err)), 0);
+	report_of(&r, s, 10, &default_opt);
 	assert_int_equal(r.cmp[9].rate_mw.method, XS_MW_NORMAL);
 	xs_out_init(&o);
 	assert_true(xs_render_text(&r, &o) && xs_render_json(&r, &o) && xs_termplot(&r, 74, &o));
