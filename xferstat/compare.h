@@ -95,7 +95,7 @@ struct xs_comparison {
 	double rate_change;     /* rate_mean(b) / rate_mean(a) - 1, NAN if a's is 0 */
 	double time_change;     /* mean time(b) / mean time(a) - 1 */
 	bool proven;            /* Welch p < alpha, in the direction of rate_change */
-	char verdict[160];
+	char verdict[256];
 };
 
 struct xs_options {
@@ -111,7 +111,8 @@ struct xs_report {
 	struct xs_options opt;
 };
 
-/* Builds the report.  Returns 0, or -EINVAL with err naming the set and
+/* Builds the report; it borrows the labels of sets, so free it first.
+ * Returns 0, or -EINVAL with err naming the set and
  * run at fault (no set, a set without runs, a run with seconds <= 0 or
  * not finite, bad alpha), or -ENOMEM.  On error nothing is left to free. */
 int xs_report_build(struct xs_report *r, const struct xfer_set *sets, size_t n,

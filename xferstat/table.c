@@ -659,8 +659,13 @@ bool xs_render_json(const struct xs_report *r, struct xs_out *o)
 		json_object_array_add(cmps, json_comparison(r, i));
 	json_object_object_add(root, "conditions", conds);
 	json_object_object_add(root, "comparisons", cmps);
-	xs_out_printf(o, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								   JSON_C_TO_STRING_SPACED));
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_SPACED);
+
+	if (text)
+		xs_out_printf(o, "%s\n", text);
+	else
+		o->failed = true;
 	json_object_put(root);
 	return xs_out_ok(o);
 }
