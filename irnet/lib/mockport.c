@@ -21,6 +21,9 @@ struct mockport {
 	uint32_t drain_margin;
 	bool dtr, rts;
 	bool echo;
+	uint8_t answer[MOCK_CALL_BYTES];
+	size_t answer_len;
+	bool answer_pending;
 	int fail[MOCK_OP_COUNT];
 	unsigned garbled;
 	uint8_t rx[RX_MAX];
@@ -113,8 +116,12 @@ static ssize_t mp_write(struct port *p, const void *buf, size_t len)
 	keep_bytes(c, buf, len);
 	uint64_t start = m->wire_busy_until > m->now ? m->wire_busy_until : m->now;
 	m->wire_busy_until = start + bytes_time_us(len, p->baud);
-	if (m->echo)
+	if (m->answer_pending) {
+		m->answer_pending = false;
+		mockport_feed(p, m->answer, m->answer_len);
+	} else if (m->echo) {
 		mockport_feed(p, buf, len);
+	}
 	c->result = (int)len;
 	return (ssize_t)len;
 }
@@ -282,6 +289,17 @@ int mockport_feed(struct port *p, const void *data, size_t len)
 void mockport_set_echo(struct port *p, bool echo)
 {
 	mp_of(p)->echo = echo;
+}
+
+int mockport_answer_next_write(struct port *p, const void *data, size_t len)
+{
+	struct mockport *m = mp_of(p);
+	if (len > sizeof(m->answer))
+		return -EINVAL;
+	memcpy(m->answer, data, len);
+	m->answer_len = len;
+	m->answer_pending = true;
+	return 0;
 }
 
 void mockport_fail_next(struct port *p, enum mock_op op, int err)

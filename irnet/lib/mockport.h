@@ -64,6 +64,9 @@ void mockport_set_drain_margin(struct port *p, uint32_t us);
 int mockport_feed(struct port *p, const void *data, size_t len);
 /* Whether written bytes come back as input. */
 void mockport_set_echo(struct port *p, bool echo);
+/* The device's answer to the next write (instead of any echo): these
+ * bytes arrive as input when that write happens.  At most 16 bytes. */
+int mockport_answer_next_write(struct port *p, const void *data, size_t len);
 /* The next call of op fails with -err (and records that). */
 void mockport_fail_next(struct port *p, enum mock_op op, int err);
 /* How many speed changes happened while written bytes were still on
