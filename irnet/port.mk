@@ -27,3 +27,8 @@ UNIT_TESTS += tests/unit/test_dongle_drivers
 tests_unit_test_dongle_drivers_SOURCES = tests/unit/test_dongle_drivers.c
 tests_unit_test_dongle_drivers_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_dongle_drivers_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_dongle
+tests_unit_test_dongle_SOURCES = tests/unit/test_dongle.c
+tests_unit_test_dongle_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_dongle_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)

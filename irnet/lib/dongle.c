@@ -183,8 +183,9 @@ void dongle_step_describe(const struct dongle_step *st, char *buf, size_t cap)
 {
 	char hex[3 * DONGLE_STEP_BYTES + 1] = "";
 	for (size_t i = 0; i < st->len && i < DONGLE_STEP_BYTES; i++)
-		snprintf(hex + 3 * i, sizeof(hex) - 3 * i, "%s%02x", i ? " " : "",
-			 st->bytes[i]);
+		snprintf(hex + 3 * i, sizeof(hex) - 3 * i, "%02x ", st->bytes[i]);
+	if (hex[0])
+		hex[strlen(hex) - 1] = '\0';   /* the last space */
 	switch (st->op) {
 	case DSTEP_LINES:
 		snprintf(buf, cap, "lines DTR=%d RTS=%d", st->dtr, st->rts);
