@@ -32,3 +32,19 @@ UNIT_TESTS += tests/unit/test_dongle
 tests_unit_test_dongle_SOURCES = tests/unit/test_dongle.c
 tests_unit_test_dongle_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_dongle_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+
+# Parsers of outside data in the port layer: lock files, dongle specs,
+# sysfs links.
+if ENABLE_FUZZING
+FUZZERS += tests/fuzz/fuzz_uucplock tests/fuzz/fuzz_dongle_spec \
+	tests/fuzz/fuzz_serial_sysfs
+tests_fuzz_fuzz_uucplock_SOURCES = tests/fuzz/fuzz_uucplock.c
+tests_fuzz_fuzz_uucplock_LDADD = irnet/lib/libirnet.la
+tests_fuzz_fuzz_uucplock_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_dongle_spec_SOURCES = tests/fuzz/fuzz_dongle_spec.c
+tests_fuzz_fuzz_dongle_spec_LDADD = irnet/lib/libirnet.la
+tests_fuzz_fuzz_dongle_spec_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_serial_sysfs_SOURCES = tests/fuzz/fuzz_serial_sysfs.c
+tests_fuzz_fuzz_serial_sysfs_LDADD = irnet/lib/libirnet.la
+tests_fuzz_fuzz_serial_sysfs_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+endif
