@@ -48,3 +48,8 @@ tests_fuzz_fuzz_serial_sysfs_SOURCES = tests/fuzz/fuzz_serial_sysfs.c
 tests_fuzz_fuzz_serial_sysfs_LDADD = irnet/lib/libirnet.la
 tests_fuzz_fuzz_serial_sysfs_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
+
+BENCHMARKS += tests/bench/bench_port
+noinst_PROGRAMS += tests/bench/bench_port
+tests_bench_bench_port_SOURCES = tests/bench/bench_port.c
+tests_bench_bench_port_LDADD = irnet/lib/libirnet.la
