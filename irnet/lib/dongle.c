@@ -179,6 +179,35 @@ int dongle_code_for(const struct dongle_code *table, size_t n, uint32_t baud,
 	return script_fail(s, EINVAL, "no control code for %u baud", baud);
 }
 
+int dongle_command_code(const struct dongle *d, uint8_t code,
+			struct dongle_script *s)
+{
+	const struct dongle_driver *drv = d->drv;
+	const uint8_t bytes[2] = { code, drv->trailer };
+	return script_command(s, drv->mode, bytes, drv->has_trailer ? 2 : 1,
+			      drv->hold_us ? drv->hold_us : d->opt.delay_us);
+}
+
+static int speed_by_code(const struct dongle *d, uint32_t baud,
+			 struct dongle_script *s)
+{
+	uint8_t code;
+	int r = dongle_code_for(d->drv->codes, d->drv->ncodes, baud, &code, s);
+	return r ? r : dongle_command_code(d, code, s);
+}
+
+static int reset_by_phases(const struct dongle_driver *drv,
+			   struct dongle_script *s)
+{
+	int r = 0;
+	for (size_t i = 0; i < drv->reset_nphases && !r; i++) {
+		const struct dongle_phase *ph = &drv->reset_phases[i];
+		r = ph->us ? script_hold(s, ph->lines.dtr, ph->lines.rts, ph->us) :
+			     script_lines(s, ph->lines.dtr, ph->lines.rts);
+	}
+	return r;
+}
+
 void dongle_step_describe(const struct dongle_step *st, char *buf, size_t cap)
 {
 	char hex[3 * DONGLE_STEP_BYTES + 1] = "";
@@ -522,7 +551,8 @@ int dongle_power_on(const struct dongle *d, struct dongle_script *s)
 
 int dongle_reset(const struct dongle *d, struct dongle_script *s)
 {
-	int r = d->drv->reset ? d->drv->reset(d, s) : 0;
+	int r = d->drv->reset ? d->drv->reset(d, s) :
+		reset_by_phases(d->drv, s);
 	return r ? r : script_uart(s, d->drv->reset_baud);
 }
 
@@ -554,6 +584,8 @@ int dongle_set_speed(const struct dongle *d, uint32_t from, uint32_t to,
 		r = dongle_reset(d, s);
 	if (!r && d->drv->speed)
 		r = d->drv->speed(d, to, s);
+	else if (!r && d->drv->codes)
+		r = speed_by_code(d, to, s);
 	return r ? r : script_uart(s, to);
 }
 

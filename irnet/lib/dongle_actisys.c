@@ -22,11 +22,11 @@ static const struct dongle_code actisys_pulses[] = {
 
 static const struct dongle_lines high = { .dtr = true, .rts = true };
 
-static int actisys_reset(const struct dongle *d, struct dongle_script *s)
-{
-	const struct dongle_lines dtr_low = { .dtr = false, .rts = true };
-	return script_pulses(s, dtr_low, high, ACTISYS_PULSE_US, 1);
-}
+/* one DTR-low pulse */
+static const struct dongle_phase actisys_reset[] = {
+	{ { .dtr = false, .rts = true }, ACTISYS_PULSE_US },
+	{ { .dtr = true, .rts = true }, ACTISYS_PULSE_US },
+};
 
 static int actisys_speed(const struct dongle *d, uint32_t baud,
 			 struct dongle_script *s)
@@ -42,7 +42,8 @@ static int actisys_speed(const struct dongle *d, uint32_t baud,
 	.mtt_bits = 0x7f,                                               \
 	.reset_baud = 9600,                                             \
 	.line_powered = true,                                           \
-	.reset = actisys_reset,                                         \
+	.reset_phases = actisys_reset,                                  \
+	.reset_nphases = DONGLE_ARRAY_SIZE(actisys_reset),              \
 	.speed = actisys_speed
 
 const struct dongle_driver dongle_actisys = {

@@ -36,11 +36,10 @@ static int esi_power_on(const struct dongle *d, struct dongle_script *s)
 }
 
 /* Off, then the 9600 levels. */
-static int esi_reset(const struct dongle *d, struct dongle_script *s)
-{
-	int r = script_lines(s, false, false);
-	return r ? r : esi_speed(d, 9600, s);
-}
+static const struct dongle_phase esi_reset[] = {
+	{ { .dtr = false, .rts = false }, 0 },
+	{ { .dtr = false, .rts = true }, 0 },
+};
 
 const struct dongle_driver dongle_esi = {
 	.name = "esi",
@@ -52,6 +51,7 @@ const struct dongle_driver dongle_esi = {
 	.line_powered = true,   /* close: both lines low */
 	.stateless = true,
 	.power_on = esi_power_on,
-	.reset = esi_reset,
+	.reset_phases = esi_reset,
+	.reset_nphases = DONGLE_ARRAY_SIZE(esi_reset),
 	.speed = esi_speed,
 };

@@ -53,15 +53,6 @@ static int girbil_reset(const struct dongle *d, struct dongle_script *s)
 	return r ? r : script_command(s, &girbil_reset_mode, &enable, 1, 20000);
 }
 
-static int girbil_speed(const struct dongle *d, uint32_t baud,
-			struct dongle_script *s)
-{
-	uint8_t cmd[2] = { 0, GIRBIL_LOAD };
-	int r = dongle_code_for(girbil_codes, DONGLE_ARRAY_SIZE(girbil_codes),
-				baud, &cmd[0], s);
-	return r ? r : script_command(s, &girbil_speed_mode, cmd, 2, 100000);
-}
-
 const struct dongle_driver dongle_girbil = {
 	.name = "girbil",
 	.description = "Greenwich GIrBIL",
@@ -73,5 +64,10 @@ const struct dongle_driver dongle_girbil = {
 	.line_powered = true,
 	.options = girbil_options,
 	.reset = girbil_reset,
-	.speed = girbil_speed,
+	.codes = girbil_codes,
+	.ncodes = DONGLE_ARRAY_SIZE(girbil_codes),
+	.mode = &girbil_speed_mode,
+	.has_trailer = true,
+	.trailer = GIRBIL_LOAD,
+	.hold_us = 100000,
 };

@@ -17,6 +17,8 @@
 
 #include "dongle.h"
 
+#define DONGLE_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Linux waits this long after powering a dongle before its first reset
  * (digest 3.1); ACTiSYS needs it for its capacitor too. */
 #define DONGLE_POWER_SETTLE_US 50000u
@@ -34,6 +36,20 @@ struct dongle_option {
 	uint32_t min, max;
 	const char *const *choices;   /* NULL-terminated */
 };
+
+/* A pair of line levels. */
+struct dongle_lines {
+	bool dtr, rts;
+};
+
+/* Levels held for a time (0: just set). */
+struct dongle_phase {
+	struct dongle_lines lines;
+	uint32_t us;
+};
+
+struct dongle_command_mode;
+struct dongle_code;
 
 typedef int (*dongle_build_fn)(const struct dongle *d, struct dongle_script *s);
 typedef int (*dongle_speed_fn)(const struct dongle *d, uint32_t baud,
@@ -53,7 +69,20 @@ struct dongle_driver {
 	bool stateless;
 	const struct dongle_option *options;   /* key NULL ends; may be NULL */
 	dongle_build_fn power_on, reset, close;   /* may be NULL */
-	dongle_speed_fn speed;                    /* may be NULL: UART only */
+	/* Without a reset builder: these phases, in order. */
+	const struct dongle_phase *reset_phases;
+	size_t reset_nphases;
+	/* The speed steps: the builder if there is one; else, with codes,
+	 * one command in `mode`: the rate's code (then `trailer` if
+	 * has_trailer), held hold_us (0: the delay= option); else nothing
+	 * (the UART alone changes). */
+	dongle_speed_fn speed;
+	const struct dongle_code *codes;
+	size_t ncodes;
+	const struct dongle_command_mode *mode;
+	bool has_trailer;
+	uint8_t trailer;
+	uint32_t hold_us;
 };
 
 /* Step helpers: each returns 0 or -E2BIG (s->error set). */
@@ -69,11 +98,6 @@ int script_expect(struct dongle_script *s, const uint8_t *bytes, size_t len,
 		  uint32_t timeout_us);
 int script_fail(struct dongle_script *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* A pair of line levels. */
-struct dongle_lines {
-	bool dtr, rts;
-};
 
 /* count pulses: `pulse` levels for width_us, back to `rest` for width_us. */
 int script_pulses(struct dongle_script *s, struct dongle_lines pulse,
@@ -123,12 +147,16 @@ struct dongle_code {
 	uint8_t code;
 };
 
+/* The driver's command (mode, trailer, hold) carrying this code: for
+ * drivers that adjust the code before sending it (Tekram). */
+int dongle_command_code(const struct dongle *d, uint8_t code,
+			struct dongle_script *s);
+
 /* Finds baud in a table of n codes; on a miss, fails s with a message
  * (the driver's table lacks a rate its mask claims: a driver bug). */
 int dongle_code_for(const struct dongle_code *table, size_t n, uint32_t baud,
 		    uint8_t *code, struct dongle_script *s);
 
-#define DONGLE_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 extern const struct dongle_driver dongle_none;
 extern const struct dongle_driver dongle_tekram;

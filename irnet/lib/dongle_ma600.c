@@ -28,20 +28,10 @@ static const struct dongle_command_mode ma600_mode = {
 	.echo_timeout_us = 20000,
 };
 
-static int ma600_reset(const struct dongle *d, struct dongle_script *s)
-{
-	int r = script_hold(s, false, true, 10000);
-	return r ? r : script_hold(s, true, true, 10000);
-}
-
-static int ma600_speed(const struct dongle *d, uint32_t baud,
-		       struct dongle_script *s)
-{
-	uint8_t code;
-	int r = dongle_code_for(ma600_codes, DONGLE_ARRAY_SIZE(ma600_codes),
-				baud, &code, s);
-	return r ? r : script_command(s, &ma600_mode, &code, 1, 15000);
-}
+static const struct dongle_phase ma600_reset[] = {
+	{ { .dtr = false, .rts = true }, 10000 },
+	{ { .dtr = true, .rts = true }, 10000 },
+};
 
 const struct dongle_driver dongle_ma600 = {
 	.name = "ma600",
@@ -52,6 +42,10 @@ const struct dongle_driver dongle_ma600 = {
 	.mtt_bits = 0x01,
 	.reset_baud = 9600,
 	.line_powered = true,
-	.reset = ma600_reset,
-	.speed = ma600_speed,
+	.reset_phases = ma600_reset,
+	.reset_nphases = DONGLE_ARRAY_SIZE(ma600_reset),
+	.codes = ma600_codes,
+	.ncodes = DONGLE_ARRAY_SIZE(ma600_codes),
+	.mode = &ma600_mode,
+	.hold_us = 15000,
 };

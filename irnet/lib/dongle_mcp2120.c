@@ -36,20 +36,10 @@ static const struct dongle_option mcp2120_options[] = {
 	{ .key = NULL },
 };
 
-static int mcp2120_reset(const struct dongle *d, struct dongle_script *s)
-{
-	int r = script_hold(s, true, true, 50000);
-	return r ? r : script_hold(s, false, false, 50000);
-}
-
-static int mcp2120_speed(const struct dongle *d, uint32_t baud,
-			 struct dongle_script *s)
-{
-	uint8_t cmd[2] = { 0, MCP2120_COMMIT };
-	int r = dongle_code_for(mcp2120_codes, DONGLE_ARRAY_SIZE(mcp2120_codes),
-				baud, &cmd[0], s);
-	return r ? r : script_command(s, &mcp2120_mode, cmd, 2, 100000);
-}
+static const struct dongle_phase mcp2120_reset[] = {
+	{ { .dtr = true, .rts = true }, 50000 },
+	{ { .dtr = false, .rts = false }, 50000 },
+};
 
 static int mcp2120_close(const struct dongle *d, struct dongle_script *s)
 {
@@ -65,7 +55,13 @@ const struct dongle_driver dongle_mcp2120 = {
 	.mtt_bits = 0x01,
 	.reset_baud = 9600,
 	.options = mcp2120_options,
-	.reset = mcp2120_reset,
-	.speed = mcp2120_speed,
+	.reset_phases = mcp2120_reset,
+	.reset_nphases = DONGLE_ARRAY_SIZE(mcp2120_reset),
+	.codes = mcp2120_codes,
+	.ncodes = DONGLE_ARRAY_SIZE(mcp2120_codes),
+	.mode = &mcp2120_mode,
+	.has_trailer = true,
+	.trailer = MCP2120_COMMIT,
+	.hold_us = 100000,
 	.close = mcp2120_close,
 };

@@ -41,11 +41,10 @@ static const struct dongle_option tekram_options[] = {
 	{ .key = NULL },
 };
 
-static int tekram_reset(const struct dongle *d, struct dongle_script *s)
-{
-	int r = script_hold(s, false, true, 1000);
-	return r ? r : script_hold(s, true, true, 50);
-}
+static const struct dongle_phase tekram_reset[] = {
+	{ { .dtr = false, .rts = true }, 1000 },
+	{ { .dtr = true, .rts = true }, 50 },
+};
 
 static int tekram_speed(const struct dongle *d, uint32_t baud,
 			struct dongle_script *s)
@@ -57,8 +56,7 @@ static int tekram_speed(const struct dongle *d, uint32_t baud,
 		return r;
 	if (baud == 115200 && d->opt.tekram_pw115200)
 		code |= TEKRAM_PW;
-	return script_command(s, &dongle_rts_low_byte_mode, &code, 1,
-			      d->opt.delay_us);
+	return dongle_command_code(d, code, s);
 }
 
 const struct dongle_driver dongle_tekram = {
@@ -71,6 +69,8 @@ const struct dongle_driver dongle_tekram = {
 	.reset_baud = 9600,
 	.line_powered = true,
 	.options = tekram_options,
-	.reset = tekram_reset,
+	.reset_phases = tekram_reset,
+	.reset_nphases = DONGLE_ARRAY_SIZE(tekram_reset),
 	.speed = tekram_speed,
+	.mode = &dongle_rts_low_byte_mode,   /* hold: the delay= option */
 };

@@ -26,21 +26,10 @@ static const struct dongle_option toim3232_options[] = {
 	{ .key = NULL },
 };
 
-static int toim3232_reset(const struct dongle *d, struct dongle_script *s)
-{
-	int r = script_hold(s, false, false, 50000);
-	return r ? r : script_hold(s, true, true, 10000);
-}
-
-static int toim3232_speed(const struct dongle *d, uint32_t baud,
-			  struct dongle_script *s)
-{
-	uint8_t code;
-	int r = dongle_code_for(toim3232_codes, DONGLE_ARRAY_SIZE(toim3232_codes),
-				baud, &code, s);
-	return r ? r : script_command(s, &dongle_rts_low_byte_mode, &code, 1,
-				      d->opt.delay_us);
-}
+static const struct dongle_phase toim3232_reset[] = {
+	{ { .dtr = false, .rts = false }, 50000 },
+	{ { .dtr = true, .rts = true }, 10000 },
+};
 
 const struct dongle_driver dongle_toim3232 = {
 	.name = "toim3232",
@@ -52,6 +41,9 @@ const struct dongle_driver dongle_toim3232 = {
 	.reset_baud = 9600,
 	.line_powered = true,
 	.options = toim3232_options,
-	.reset = toim3232_reset,
-	.speed = toim3232_speed,
+	.reset_phases = toim3232_reset,
+	.reset_nphases = DONGLE_ARRAY_SIZE(toim3232_reset),
+	.codes = toim3232_codes,
+	.ncodes = DONGLE_ARRAY_SIZE(toim3232_codes),
+	.mode = &dongle_rts_low_byte_mode,   /* hold: the delay= option */
 };

@@ -108,6 +108,19 @@ static void echo_read(struct expect *e, const uint8_t *b, size_t n)
 	bytes_ev(e, MOCK_READ, b, n);
 }
 
+/* Command mode: its levels for settle_us, the bytes, wait until sent, at
+ * least hold_us, then the normal levels. */
+static void command(struct expect *e, bool cmd_dtr, bool cmd_rts,
+		    uint32_t settle_us, const uint8_t *b, size_t n,
+		    uint32_t hold_us, bool dtr, bool rts)
+{
+	hold(e, cmd_dtr, cmd_rts, settle_us);
+	write_bytes(e, b, n);
+	drain(e);
+	then(e, hold_us);
+	lines(e, dtr, rts);
+}
+
 /* --- the digest, per dongle --------------------------------------------------------- */
 
 /* A rate and what selects it: a control code, a pulse count, or line
@@ -174,11 +187,8 @@ static void tekram_reset(struct expect *e)
 
 static void tekram_speed(struct expect *e, uint8_t code)
 {
-	hold(e, true, false, 7);
-	write_bytes(e, &code, 1);
-	drain(e);
-	then(e, 150000);
-	hold(e, true, true, 50);
+	command(e, true, false, 7, &code, 1, 150000, true, true);
+	then(e, 50);
 }
 
 static const struct rate_code tekram_codes[] = {
@@ -213,21 +223,13 @@ static void girbil_reset(struct expect *e)
 {
 	static const uint8_t ctl1 = 0x03;
 	hold(e, true, false, 5000);
-	hold(e, false, true, 20000);
-	write_bytes(e, &ctl1, 1);
-	drain(e);
-	then(e, 20000);
-	lines(e, true, true);
+	command(e, false, true, 20000, &ctl1, 1, 20000, true, true);
 }
 
 static void girbil_speed(struct expect *e, uint8_t code)
 {
 	const uint8_t cmd[2] = { code, 0x51 };
-	hold(e, false, true, 25);
-	write_bytes(e, cmd, 2);
-	drain(e);
-	then(e, 100000);
-	lines(e, true, true);
+	command(e, false, true, 25, cmd, 2, 100000, true, true);
 }
 
 static const struct rate_code girbil_codes[] = {
@@ -266,11 +268,7 @@ static void mcp2120_reset(struct expect *e)
 static void mcp2120_speed(struct expect *e, uint8_t code)
 {
 	const uint8_t cmd[2] = { code, 0x11 };
-	hold(e, true, false, 500);
-	write_bytes(e, cmd, 2);
-	drain(e);
-	then(e, 100000);
-	lines(e, false, false);
+	command(e, true, false, 500, cmd, 2, 100000, false, false);
 }
 
 static void mcp2120_close(struct expect *e)
@@ -291,22 +289,14 @@ static void act200l_reset(struct expect *e)
 	static const uint8_t init[9] = { 0xf0, 0xd1, 0x56, 0xd0, 0x74, 0x63,
 					 0x51, 0x47, 0x03 };
 	hold(e, true, false, 50000);
-	hold(e, false, true, 25);
-	write_bytes(e, init, sizeof(init));
-	drain(e);
-	then(e, 15000);
-	lines(e, true, true);
+	command(e, false, true, 25, init, sizeof(init), 15000, true, true);
 }
 
 static void act200l_speed(struct expect *e, uint8_t reg8)
 {
 	/* divisors 0x17, 0x0b, 0x05, 0x03, 0x01: high nibble 1 only at 9600 */
 	const uint8_t cmd[3] = { reg8, reg8 == 0x87 ? 0x91 : 0x90, 0x15 };
-	hold(e, false, true, 25);
-	write_bytes(e, cmd, 3);
-	drain(e);
-	then(e, 5000);
-	lines(e, true, true);
+	command(e, false, true, 25, cmd, 3, 5000, true, true);
 }
 
 static const struct rate_code act200l_reg8[] = {
