@@ -22,6 +22,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "dongle.h"
 #include "mockport.h"
 #include "serial.h"
 #include "uucplock.h"
@@ -302,6 +303,30 @@ static void the_speed_switch_drains_then_reprograms(void **state)
 	port_close(p);
 }
 
+static void a_dongle_script_runs_with_real_sleeps(void **state)
+{
+	struct fixture *f = *state;
+	struct port *p = open_ok(f);
+	struct dongle d;
+	struct dongle_script s;
+	uint64_t took = 0;
+	assert_int_equal(dongle_init(&d, "tekram:delay=2ms", f->err,
+				     sizeof(f->err)), 0);
+	dongle_script_init(&s);
+	assert_int_equal(dongle_set_speed(&d, 9600, 38400, &s), 0);
+	assert_int_equal(dongle_run(p, &s, &took), 0);
+	/* real time: at least every wait of the script */
+	assert_true(took >= dongle_script_wait_us(&s));
+	struct termios t;
+	assert_int_equal(tcgetattr(serial_fd(p), &t), 0);
+	assert_int_equal(cfgetospeed(&t), B38400);
+	/* the control byte went out on the line (0x12 = 38400) */
+	uint8_t got;
+	read_master(f->master, &got, 1);
+	assert_int_equal(got, 0x12);
+	port_close(p);
+}
+
 static void usb_bridges_are_detected_in_sysfs(void **state)
 {
 	struct fixture *f = *state;
@@ -454,6 +479,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(every_byte_passes_both_ways, setup, teardown),
 		cmocka_unit_test_setup_teardown(modem_lines_on_a_pty_are_remembered, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_speed_switch_drains_then_reprograms, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_dongle_script_runs_with_real_sleeps, setup, teardown),
 		cmocka_unit_test_setup_teardown(usb_bridges_are_detected_in_sysfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(open_errors_name_the_device, setup, teardown),
 		cmocka_unit_test(accessors_refuse_other_ports),
