@@ -1,1 +1,22 @@
 # irnet/phy.mk: SIR framing, FCS, captures, the emulated wire, irwire.
+
+irnet_lib_libirnet_la_SOURCES += \
+	irnet/lib/fcs.c irnet/lib/fcs.h \
+	irnet/lib/sir.c irnet/lib/sir.h
+
+noinst_HEADERS += tests/unit/sir_vectors.h
+
+UNIT_TESTS += tests/unit/test_fcs tests/unit/test_sir
+tests_unit_test_fcs_SOURCES = tests/unit/test_fcs.c
+tests_unit_test_fcs_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_fcs_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+tests_unit_test_sir_SOURCES = tests/unit/test_sir.c
+tests_unit_test_sir_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sir_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+
+if ENABLE_FUZZING
+FUZZERS += tests/fuzz/fuzz_sir
+tests_fuzz_fuzz_sir_SOURCES = tests/fuzz/fuzz_sir.c
+tests_fuzz_fuzz_sir_LDADD = irnet/lib/libirnet.la
+tests_fuzz_fuzz_sir_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+endif
