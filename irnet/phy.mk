@@ -20,3 +20,19 @@ tests_fuzz_fuzz_sir_SOURCES = tests/fuzz/fuzz_sir.c
 tests_fuzz_fuzz_sir_LDADD = irnet/lib/libirnet.la
 tests_fuzz_fuzz_sir_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
+
+irnet_lib_libirnet_la_SOURCES += \
+	irnet/lib/pcap.c irnet/lib/pcap.h \
+	irnet/lib/pcap_file.c irnet/lib/pcap_file.h
+
+UNIT_TESTS += tests/unit/test_pcap
+tests_unit_test_pcap_SOURCES = tests/unit/test_pcap.c
+tests_unit_test_pcap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_pcap_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+
+if ENABLE_FUZZING
+FUZZERS += tests/fuzz/fuzz_pcap
+tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c
+tests_fuzz_fuzz_pcap_LDADD = irnet/lib/libirnet.la
+tests_fuzz_fuzz_pcap_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+endif
