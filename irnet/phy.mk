@@ -36,3 +36,11 @@ tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c
 tests_fuzz_fuzz_pcap_LDADD = irnet/lib/libirnet.la
 tests_fuzz_fuzz_pcap_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
+
+# tshark, an independent dissector, checks what the pcap writer makes.
+check_PROGRAMS += tests/tshark-vectors
+tests_tshark_vectors_SOURCES = tests/tshark-vectors.c
+tests_tshark_vectors_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_tshark_vectors_LDADD = irnet/lib/libirnet.la
+TESTS += tests/tshark-vectors.tap
+EXTRA_DIST += tests/tshark-vectors.tap
