@@ -44,3 +44,10 @@ tests_tshark_vectors_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_tshark_vectors_LDADD = irnet/lib/libirnet.la
 TESTS += tests/tshark-vectors.tap
 EXTRA_DIST += tests/tshark-vectors.tap
+
+irnet_lib_libirnet_la_SOURCES += irnet/lib/wire.c irnet/lib/wire.h
+
+UNIT_TESTS += tests/unit/test_wire
+tests_unit_test_wire_SOURCES = tests/unit/test_wire.c
+tests_unit_test_wire_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_wire_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
