@@ -10,9 +10,11 @@
  * Everything else follows from that line model:
  *
  *  - speed mismatch: a receiver at another rate samples the wrong places
- *    and produces the wrong number of bytes with the wrong values (e.g.
- *    about 12 bytes of mostly 0x00/0xFF/0x80 per byte when a 9600 sender
- *    meets a 115200 receiver; about one byte per 12 sent the other way);
+ *    and produces the wrong number of bytes with the wrong values (a 115200
+ *    receiver on a 9600 sender makes one byte, mostly 0x00 or 0xFF-ish
+ *    with framing errors, per 1-to-0 transition of the line: about 2.8 per
+ *    random byte; a 9600 receiver on a 115200 sender makes about one
+ *    byte per 12 sent);
  *  - half-duplex: a side is blind while it transmits and for
  *    turnaround_us after its transmission ends; a byte whose reception
  *    overlaps that time is lost.  When the blind time ends in the middle
