@@ -61,3 +61,9 @@ irnet_tools_irwire_LDADD = irnet/lib/libirnet.la
 dist_man_MANS += man/irwire.1
 TESTS += tests/irwire.sh
 EXTRA_DIST += tests/irwire.sh
+
+# make bench
+BENCHMARKS += tests/bench/bench_sir
+noinst_PROGRAMS += tests/bench/bench_sir
+tests_bench_bench_sir_SOURCES = tests/bench/bench_sir.c
+tests_bench_bench_sir_LDADD = irnet/lib/libirnet.la
