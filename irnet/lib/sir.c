@@ -201,33 +201,24 @@ static void rx_outside(struct sir_decoder *d, uint8_t b)
 	}
 }
 
-static void rx_begin(struct sir_decoder *d, uint8_t b)
+/* A BOF inside a frame: the frame is lost, a new one starts here. */
+static void restart(struct sir_decoder *d, const char *why)
 {
-	switch (b) {
-	case SIR_BOF:
-		break;		/* repeated BOFs are allowed */
-	case SIR_EOF:
-		end_frame(d);	/* empty: a runt */
-		break;
-	case SIR_CE:
-		go(d, SIR_RX_ESCAPE, "CE");
-		break;
-	default:
-		store(d, b);
-		break;
-	}
+	abort_frame(d, why);
+	begin_frame(d);
+	go(d, SIR_RX_BEGIN, "BOF");
 }
 
-static void rx_inside(struct sir_decoder *d, uint8_t b)
+/* BEGIN and INSIDE differ only in what another BOF means. */
+static void rx_in_frame(struct sir_decoder *d, uint8_t b)
 {
 	switch (b) {
 	case SIR_BOF:
-		abort_frame(d, "BOF inside frame");
-		begin_frame(d);
-		go(d, SIR_RX_BEGIN, "BOF");
+		if (d->state != SIR_RX_BEGIN)	/* repeated BOFs are allowed */
+			restart(d, "BOF inside frame");
 		break;
 	case SIR_EOF:
-		end_frame(d);
+		end_frame(d);	/* from BEGIN: empty, a runt */
 		break;
 	case SIR_CE:
 		go(d, SIR_RX_ESCAPE, "CE");
@@ -242,9 +233,7 @@ static void rx_escape(struct sir_decoder *d, uint8_t b)
 {
 	switch (b) {
 	case SIR_BOF:
-		abort_frame(d, "BOF after CE");
-		begin_frame(d);
-		go(d, SIR_RX_BEGIN, "BOF");
+		restart(d, "BOF after CE");
 		break;
 	case SIR_EOF:
 		/* never sent either; even if the FCS happened to match, a
@@ -275,7 +264,7 @@ void sir_decoder_feed(struct sir_decoder *d, const uint8_t *bytes, size_t n)
 			rx_outside(d, b);
 			break;
 		case SIR_RX_BEGIN:
-			rx_begin(d, b);
+			rx_in_frame(d, b);
 			break;
 		case SIR_RX_INSIDE:
 			/* the common case, kept short */
@@ -284,7 +273,7 @@ void sir_decoder_feed(struct sir_decoder *d, const uint8_t *bytes, size_t n)
 				d->buf[d->len++] = b;
 				d->fcs = fcs_update_byte(d->fcs, b);
 			} else {
-				rx_inside(d, b);
+				rx_in_frame(d, b);
 			}
 			break;
 		case SIR_RX_ESCAPE:
