@@ -98,5 +98,19 @@ grep '^total' "$tmp/out"
 grep -q '^total a: .* sent=20200 ' "$tmp/out" || fail "side a counters"
 grep -Eq '^total b: .* speed_mismatch=200 ' "$tmp/out" || fail "side b counters"
 [ ! -e "$tmp/a" ] && [ ! -e "$tmp/b" ] || fail "symlinks left behind"
+
+# SIGINT too, although sh starts background jobs with SIGINT ignored
+"$irwire" >"$tmp/out2" 2>&1 &
+pid=$!
+i=0
+while [ "$(grep -c '^[ab] /dev/pts/' "$tmp/out2" 2>/dev/null)" != 2 ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "second irwire did not start"
+	sleep 0.05
+done
+kill -INT "$pid"
+wait "$pid"; rc=$?
+pid=
+[ $rc -eq 0 ] && grep -q '^total b: ' "$tmp/out2" || fail "SIGINT: exit $rc, $(cat "$tmp/out2")"
 echo "PASS"
 exit 0

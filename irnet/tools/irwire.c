@@ -474,6 +474,12 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
+	/* A shell starts background jobs with SIGINT ignored, and an ignored
+	 * signal is discarded, blocked or not: restore the default action
+	 * (harmless while blocked) so that signalfd sees it. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
 	int sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	if (sigfd < 0) {
