@@ -20,14 +20,19 @@ fail() { echo "FAIL: $*"; [ -f "$tmp/out" ] && sed 's/^/  irwire: /' "$tmp/out" 
 [ $rc -eq 2 ] && grep -q -- '--drop 1.5' "$tmp/usage" || fail "--drop 1.5: exit $rc, $(cat "$tmp/usage")"
 "$irwire" --help >/dev/null || fail "--help"
 
+# wait_ready FILE: until irwire has printed both of its ptys (5 s at most)
+wait_ready() {
+	i=0
+	while [ "$(grep -c '^[ab] /dev/pts/' "$1" 2>/dev/null)" != 2 ]; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "irwire did not print its ptys in $1"
+		sleep 0.05
+	done
+}
+
 "$irwire" --link-a "$tmp/a" --link-b "$tmp/b" --seed 7 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-i=0
-while [ "$(grep -c '^[ab] /dev/pts/' "$tmp/out" 2>/dev/null)" != 2 ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "irwire did not print its ptys"
-	sleep 0.05
-done
+wait_ready "$tmp/out"
 [ -L "$tmp/a" ] && [ -L "$tmp/b" ] || fail "symlinks missing"
 [ "$(readlink "$tmp/a")" = "$(sed -n 's/^a //p' "$tmp/out")" ] || fail "link a points elsewhere"
 
@@ -102,12 +107,7 @@ grep -Eq '^total b: .* speed_mismatch=200 ' "$tmp/out" || fail "side b counters"
 # SIGINT too, although sh starts background jobs with SIGINT ignored
 "$irwire" >"$tmp/out2" 2>&1 &
 pid=$!
-i=0
-while [ "$(grep -c '^[ab] /dev/pts/' "$tmp/out2" 2>/dev/null)" != 2 ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "second irwire did not start"
-	sleep 0.05
-done
+wait_ready "$tmp/out2"
 kill -INT "$pid"
 wait "$pid"; rc=$?
 pid=
