@@ -55,9 +55,8 @@ tests_unit_test_wire_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 bin_PROGRAMS += irnet/tools/irwire
 irnet_tools_irwire_SOURCES = irnet/tools/irwire.c
 irnet_tools_irwire_LDADD = irnet/lib/libirnet.la
-# man/local.mk (which sets MAN_PAGES with =) is included after this
-# fragment, so the page goes to dist_man_MANS directly; tests/man-lint.tap
-# lints every man/*.[1-8] anyway.
+# The man page is installed and linted (tests/man-lint.tap) like every
+# page in man/.
 dist_man_MANS += man/irwire.1
 TESTS += tests/irwire.sh
 EXTRA_DIST += tests/irwire.sh
