@@ -190,6 +190,13 @@ static void parse_lines(struct import_sink *sink, const char *data, size_t len,
 
 /* ---- detection --------------------------------------------------------- */
 
+/* "#" comments, which several formats allow, are no evidence of any. */
+static bool comment_line(struct cursor line)
+{
+	cursor_skip_blanks(&line);
+	return cursor_literal(&line, "#");
+}
+
 #define DETECT_LINES 200
 
 enum xfer_format xfer_import_detect(const char *data, size_t len,
@@ -218,7 +225,7 @@ enum xfer_format xfer_import_detect(const char *data, size_t len,
 		size_t seen = 0, runs = 0, unused = 0;
 		cursor_init(&c, data, len);
 		while (seen < DETECT_LINES && cursor_line(&c, &line)) {
-			if (blank_line(line))
+			if (blank_line(line) || comment_line(line))
 				continue;
 			seen++;
 			struct line_result a, b;

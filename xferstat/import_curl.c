@@ -53,7 +53,7 @@ void import_curl_line(struct cursor line, const struct xfer_import_opts *opts,
 	uint64_t down, up;
 	double a, b;
 	struct cursor c = line;
-	if (!text_u64(&c, &down)) {
+	if (!text_u64_word(&c, &down)) {
 		line_unrecognised(res, NULL);
 		return;
 	}
@@ -63,7 +63,7 @@ void import_curl_line(struct cursor line, const struct xfer_import_opts *opts,
 		fill(res, (double)down, 0, NAN, a);
 		return;
 	}
-	if (!text_u64(&c, &up) || !text_double(&c, &a) || !text_double(&c, &b) ||
+	if (!text_u64_word(&c, &up) || !text_double_word(&c, &a) || !text_double_word(&c, &b) ||
 	    !text_rest_blank(&c)) {
 		line_unrecognised(res, "expected SIZE_DOWNLOAD SIZE_UPLOAD TIME_PRETRANSFER TIME_TOTAL");
 		return;

@@ -92,6 +92,10 @@ bool text_word_is(struct cursor *c, const char *word);
 /* Skips blanks and parses a number / unsigned integer. */
 bool text_double(struct cursor *c, double *out);
 bool text_u64(struct cursor *c, uint64_t *out);
+/* The same, but the number must end at a blank or the end of the line
+ * ("10.5" is not the integer 10). */
+bool text_u64_word(struct cursor *c, uint64_t *out);
+bool text_double_word(struct cursor *c, double *out);
 /* Only blanks are left. */
 bool text_rest_blank(const struct cursor *c);
 /* Bytes per second of a rate unit such as "KiB/s", "kB/s", "Mbytes/s",

@@ -43,31 +43,33 @@ void import_netpipe_line(struct cursor line, const struct xfer_import_opts *opts
 			 struct line_result *res)
 {
 	(void)opts;
-	struct cursor c = line;
+	struct cursor c = line, cols = line;
 	uint64_t n, bytes, times;
 	double mbps, t;
-	if (!text_u64(&c, &n)) {
+	if (text_u64_word(&cols, &n)) {
+		/* np.out */
+		if (!text_double_word(&cols, &mbps) || !text_double_word(&cols, &t) ||
+		    !text_rest_blank(&cols)) {
+			line_unrecognised(res, "expected BYTES MBPS SECONDS");
+			return;
+		}
+		run_of(res, n, t);
+		return;
+	}
+	if (!text_u64(&c, &n) || !cursor_literal(&c, ":")) {
 		if (is_chatter(line))
 			line_unused(res, "NetPIPE progress message");
 		else
 			line_unrecognised(res, NULL);
 		return;
 	}
-	if (cursor_literal(&c, ":")) {
-		if (!text_u64(&c, &bytes) || !text_word_is(&c, "bytes") || !text_u64(&c, &times) ||
-		    !text_word_is(&c, "times") || !text_word_is(&c, "-->") ||
-		    !text_double(&c, &mbps) || !text_word_is(&c, "Mbps") ||
-		    !text_word_is(&c, "in") || !text_double(&c, &t) ||
-		    !text_word_is(&c, "usec") || !text_rest_blank(&c)) {
-			line_unrecognised(res, "NetPIPE progress line cut or changed");
-			return;
-		}
-		run_of(res, bytes, t / 1e6);
+	if (!text_u64(&c, &bytes) || !text_word_is(&c, "bytes") || !text_u64(&c, &times) ||
+	    !text_word_is(&c, "times") || !text_word_is(&c, "-->") ||
+	    !text_double(&c, &mbps) || !text_word_is(&c, "Mbps") ||
+	    !text_word_is(&c, "in") || !text_double(&c, &t) ||
+	    !text_word_is(&c, "usec") || !text_rest_blank(&c)) {
+		line_unrecognised(res, "NetPIPE progress line cut or changed");
 		return;
 	}
-	if (!text_double(&c, &mbps) || !text_double(&c, &t) || !text_rest_blank(&c)) {
-		line_unrecognised(res, "expected BYTES MBPS SECONDS");
-		return;
-	}
-	run_of(res, n, t);
+	run_of(res, bytes, t / 1e6);
 }

@@ -47,6 +47,24 @@ bool text_u64(struct cursor *c, uint64_t *out)
 	return true;
 }
 
+bool text_u64_word(struct cursor *c, uint64_t *out)
+{
+	struct cursor try = *c;
+	if (!text_u64(&try, out) || !at_word_end(&try))
+		return false;
+	*c = try;
+	return true;
+}
+
+bool text_double_word(struct cursor *c, double *out)
+{
+	struct cursor try = *c;
+	if (!text_double(&try, out) || !at_word_end(&try))
+		return false;
+	*c = try;
+	return true;
+}
+
 bool text_rest_blank(const struct cursor *c)
 {
 	struct cursor try = *c;
