@@ -250,9 +250,10 @@ static void print_table(const struct xfer_sets *sets, bool with_link)
 {
 	for (size_t i = 0; i < sets->n; i++) {
 		const struct xfer_set *s = &sets->sets[i];
-		printf("%s%s: %s (%s, %zu run%s)\n", i ? "\n" : "", s->label,
-		       s->source ? s->source : "?", s->direction ? s->direction : "?", s->n_runs,
-		       s->n_runs == 1 ? "" : "s");
+		bool same = s->source && strcmp(s->source, s->label) == 0;
+		printf("%s%s%s%s (%s, %zu run%s)\n", i ? "\n" : "", s->label, same ? "" : ": ",
+		       same ? "" : s->source ? s->source : "?", s->direction ? s->direction : "?",
+		       s->n_runs, s->n_runs == 1 ? "" : "s");
 		printf("%4s %12s %12s %14s %10s", "Run", "Bytes", "Time (s)", "Rate (kB/s)", "Setup (s)");
 		if (with_link)
 			printf(" %12s %9s %7s %8s %6s", "Link bytes", "Overhead", "Compr.", "Packets",
