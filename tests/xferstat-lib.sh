@@ -21,8 +21,14 @@ xs_cleanup() {
 	for p in $xs_pids; do
 		wait "$p" 2>/dev/null
 	done
+	# vsftpd's session processes run as the user and end a moment after
+	# their parent: userdel refuses until they are gone.
 	for u in $xs_users; do
-		userdel "$u" 2>/dev/null
+		for p in $(seq 30); do
+			userdel "$u" 2>/dev/null && break
+			sleep 0.1
+		done
+		id "$u" >/dev/null 2>&1 && userdel -f "$u" 2>/dev/null
 	done
 	for n in $xs_netns; do
 		ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null
@@ -108,17 +114,16 @@ CONF
 	xs_wait_port 127.0.0.1 "$port" || { cat "$dir/vsftpd-$port.out"; return 1; }
 }
 
-# xs_user NAME HOME: a throwaway local user with a random password
-# (printed), removed by xs_cleanup.
+# xs_user NAME HOME: a throwaway local user with a random password (in
+# xs_user_pw), removed by xs_cleanup.  Not to be run in a subshell.
 xs_user() {
-	local name=$1 home=$2 pw
-	pw=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	local name=$1 home=$2
+	xs_user_pw=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 	useradd -M -d "$home" -s /bin/sh "$name" || return 1
 	xs_users="$xs_users $name"
 	mkdir -p "$home"
 	chown "$name" "$home"
-	echo "$name:$pw" | chpasswd || return 1
-	echo "$pw"
+	echo "$name:$xs_user_pw" | chpasswd || return 1
 }
 
 # xs_json FILE EXPR: evaluates a Python expression over the result file

@@ -17,7 +17,8 @@ T=$xs_tmp
 head -c 2097152 /dev/zero >"$T/anon/zero.bin" 2>/dev/null || { mkdir -p "$T/anon"; head -c 2097152 /dev/zero >"$T/anon/zero.bin"; }
 head -c 2097152 /dev/urandom >"$T/anon/random.bin"
 user=xfs$$
-pw=$(xs_user "$user" "$T/home") || { echo "cannot create user $user"; exit 99; }
+xs_user "$user" "$T/home" || { echo "cannot create user $user"; exit 99; }
+pw=$xs_user_pw
 port=$(xs_free_port)
 xs_vsftpd "$T" "$port" || exit 99
 url=ftp://127.0.0.1:$port

@@ -317,9 +317,11 @@ static int one_run(struct run_cmd *cmd, struct target *t, unsigned k, bool warmu
 	if (out.aborted || interrupted)
 		return XFERSTAT_EXIT_INTERRUPTED;
 	if (!out.ok) {
-		cli_error("run: %s %s (%s, %srun %u of %u): failed while %s: %s",
-			  t->xfer.put ? "PUT" : "GET", t->shown_url, t->label,
-			  warmup ? "warmup " : "", k, total, out.doing, out.message);
+		bool named = strcmp(t->label, t->shown_url) != 0;
+		cli_error("run: %s %s (%s%s%s%srun %u of %u): failed while %s: %s",
+			  t->xfer.put ? "PUT" : "GET", t->shown_url, named ? "label " : "",
+			  named ? t->label : "", named ? ", " : "", warmup ? "warmup " : "", k,
+			  total, out.doing, out.message);
 		return XFERSTAT_EXIT_FAILED;
 	}
 	if (sampler) {

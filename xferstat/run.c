@@ -145,7 +145,9 @@ int xfer_url_check(const char *url, struct xfer_error *err)
 		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", url);
 		return -ENOMEM;
 	}
-	CURLUcode uc = curl_url_set(h, CURLUPART_URL, url, 0);
+	/* Parse any scheme, so that an unsupported one is told apart from a
+	 * malformed URL. */
+	CURLUcode uc = curl_url_set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME);
 	if (uc != CURLUE_OK) {
 		snprintf(err->msg, sizeof(err->msg), "'%s' is not a valid URL: %s", url,
 			 curl_url_strerror(uc));
@@ -158,7 +160,7 @@ int xfer_url_check(const char *url, struct xfer_error *err)
 		supported_list(list, sizeof(list));
 		snprintf(err->msg, sizeof(err->msg),
 			 "'%s': scheme '%s' is not supported by this libcurl (%s); it offers: %s",
-			 url, scheme, curl_version(), list);
+			 url, scheme, curl_version_info(CURLVERSION_NOW)->version, list);
 		rc = -EPROTONOSUPPORT;
 	}
 	curl_free(scheme);
@@ -170,11 +172,11 @@ char *xfer_url_redacted(const char *url)
 {
 	CURLU *h = curl_url();
 	char *out = NULL, *copy = NULL;
-	if (h && curl_url_set(h, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	if (h && curl_url_set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
 	    curl_url_set(h, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
 	    curl_url_get(h, CURLUPART_URL, &out, 0) == CURLUE_OK)
 		copy = strdup(out);
-	else if (!h || curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK)
+	else if (!h || curl_url_set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
 		copy = strdup(url);   /* not a URL at all: nothing to hide */
 	curl_free(out);
 	curl_url_cleanup(h);
