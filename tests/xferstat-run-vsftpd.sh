@@ -14,7 +14,8 @@ trap xs_cleanup EXIT
 xs_mktemp
 T=$xs_tmp
 
-head -c 2097152 /dev/zero >"$T/anon/zero.bin" 2>/dev/null || { mkdir -p "$T/anon"; head -c 2097152 /dev/zero >"$T/anon/zero.bin"; }
+mkdir -p "$T/anon"
+head -c 2097152 /dev/zero >"$T/anon/zero.bin"
 head -c 2097152 /dev/urandom >"$T/anon/random.bin"
 user=xfs$$
 xs_user "$user" "$T/home" || { echo "cannot create user $user"; exit 99; }
