@@ -100,7 +100,7 @@ check "curl -w: 6 gets of 1048576 bytes and a put of 100000" \
 curl -s -o /dev/null -o /dev/null -w '%{json}' "$u/zero.bin" "$u/random.bin" >"$C/curl-json.txt"
 curl -s -o /dev/null -w '%{json}\n' "$u/missing.bin" >>"$C/curl-json.txt"
 imp "$C/curl-json.txt" curl-json 2
-"$XFERSTAT" import -v -o /dev/null "$C/curl-json.txt" >"$T/imp.out" 2>&1
+"$XFERSTAT" import -v -o "$T/cj.json" "$C/curl-json.txt" >"$T/imp.out" 2>&1
 check "curl %{json}: the failed transfer is reported, not a run" \
 	grep -q 'curl-json.txt:1: no run: curl failed (exit code 78)' "$T/imp.out"
 

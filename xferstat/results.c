@@ -606,6 +606,37 @@ bool xfer_sets_write(const struct xfer_sets *sets, FILE *f)
 	return !ferror(f);
 }
 
+static bool save_atomically(const struct xfer_sets *sets, const char *path,
+			    const char *shown, struct xfer_error *err);
+
+/* Output that is not a regular file (/dev/null, a FIFO, a terminal) is
+ * written in place: replacing it by rename would turn a device node into
+ * a plain file. */
+static bool save_in_place(const struct xfer_sets *sets, const char *path,
+			  struct xfer_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		set_err(err, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		set_err(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		return false;
+	}
+	bool ok = xfer_sets_write(sets, f) && fflush(f) == 0;
+	int saved = errno;
+	if (fclose(f) != 0 && ok) {
+		ok = false;
+		saved = errno;
+	}
+	if (!ok)
+		set_err(err, "%s: writing failed: %s", path, strerror(saved));
+	return ok;
+}
+
 bool xfer_sets_save(const struct xfer_sets *sets, const char *path, struct xfer_error *err)
 {
 	if (strcmp(path, "-") == 0) {
@@ -615,16 +646,35 @@ bool xfer_sets_save(const struct xfer_sets *sets, const char *path, struct xfer_
 		}
 		return true;
 	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			set_err(err, "%s: is a directory", path);
+			return false;
+		}
+		return save_in_place(sets, path, err);
+	}
+	/* A symbolic link keeps pointing where it did: replace its target. */
+	char *real = realpath(path, NULL);
+	bool ok = save_atomically(sets, real ? real : path, path, err);
+	free(real);
+	return ok;
+}
+
+/* Temporary file beside the target, fsync, rename, fsync the directory. */
+static bool save_atomically(const struct xfer_sets *sets, const char *path,
+			    const char *shown, struct xfer_error *err)
+{
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + 16);
 	if (!tmp) {
-		set_err(err, "%s: out of memory", path);
+		set_err(err, "%s: out of memory", shown);
 		return false;
 	}
 	snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		set_err(err, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+		set_err(err, "%s: cannot create a temporary file beside it: %s", shown, strerror(errno));
 		free(tmp);
 		return false;
 	}
@@ -649,11 +699,11 @@ bool xfer_sets_save(const struct xfer_sets *sets, const char *path, struct xfer_
 		saved = errno;
 	}
 	if (!ok) {
-		set_err(err, "%s: writing failed: %s", path, strerror(saved));
+		set_err(err, "%s: writing failed: %s", shown, strerror(saved));
 		goto fail;
 	}
 	if (rename(tmp, path) != 0) {
-		set_err(err, "%s: cannot replace it: %s", path, strerror(errno));
+		set_err(err, "%s: cannot replace it: %s", shown, strerror(errno));
 		goto fail;
 	}
 	/* Make the rename itself durable. */

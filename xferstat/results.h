@@ -87,7 +87,10 @@ bool xfer_sets_take(struct xfer_sets *sets, struct xfer_set *set);
 bool xfer_sets_load(struct xfer_sets *sets, const char *path, struct xfer_error *err);
 /* Writes the sets to path atomically (temporary file in the same
  * directory, fsync, rename): a reader sees the old file or the new one,
- * never half of one.  path "-" writes to stdout. */
+ * never half of one.  path "-" writes to stdout.  (xferio:) An existing
+ * path that is not a regular file (/dev/null, a FIFO) is written in
+ * place, never replaced; a symbolic link's target is replaced, not the
+ * link. */
 bool xfer_sets_save(const struct xfer_sets *sets, const char *path, struct xfer_error *err);
 
 /* Extensions (xferio): */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "results.h"
@@ -180,6 +181,43 @@ static void test_save_fails_cleanly(void **state)
 	xfer_sets_free(&sets);
 }
 
+/* A device node or a symbolic link as the output: written through,
+ * never replaced by a plain file (a root `-o /dev/null` must not turn
+ * /dev/null into a file).  A private null device node stands in for
+ * /dev/null; without root only the link is tested. */
+static void test_save_special_files(void **state)
+{
+	(void)state;
+	struct xfer_sets sets;
+	struct xfer_error err = { "" };
+	char dev[128], target[128], link[128];
+	struct stat st;
+	xfer_sets_init(&sets);
+	make_sample(&sets);
+	path_in_tmp(dev, sizeof(dev), "null");
+	if (mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		assert_true(xfer_sets_save(&sets, dev, &err));
+		assert_int_equal(lstat(dev, &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+		unlink(dev);
+	}
+	path_in_tmp(target, sizeof(target), "target.json");
+	path_in_tmp(link, sizeof(link), "link.json");
+	write_file(target, "old");
+	assert_int_equal(symlink(target, link), 0);
+	assert_true(xfer_sets_save(&sets, link, &err));
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	struct xfer_sets back;
+	xfer_sets_init(&back);
+	assert_true(xfer_sets_load(&back, target, &err));
+	assert_int_equal(back.n, 2);
+	xfer_sets_free(&back);
+	assert_false(xfer_sets_save(&sets, tmpdir, &err));
+	assert_non_null(strstr(err.msg, "is a directory"));
+	xfer_sets_free(&sets);
+}
+
 /* Loads text as a file named "t.json"; returns whether it loaded, with
  * the message in err, and checks that a failure appends nothing. */
 static bool load_text(const char *text, struct xfer_error *err, size_t *n_sets)
@@ -275,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_save_replaces_atomically),
 		cmocka_unit_test(test_save_fails_cleanly),
+		cmocka_unit_test(test_save_special_files),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_good_variants),
 		cmocka_unit_test(test_find_and_missing_file),
