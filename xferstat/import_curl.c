@@ -34,7 +34,12 @@ static void fill(struct line_result *res, double down, double up, double pre, do
 		line_unused(res, "no bytes moved");
 		return;
 	}
-	double data = isnan(pre) ? total : total - pre;
+	/* Both times are in microseconds: their difference is exact in
+	 * microseconds too, not a float subtraction's neighbour of it. */
+	int64_t kp, kt;
+	double data = isnan(pre) ? total
+		    : text_micro(pre, &kp) && text_micro(total, &kt) ? (double)(kt - kp) / 1e6
+		    : total - pre;
 	if (!(data > 0)) {
 		line_unused(res, "no data phase (time_total equals time_pretransfer)");
 		return;

@@ -104,6 +104,9 @@ double text_rate_unit(const struct cursor *word);
 /* Sets a run's times from a byte count and a rate in bytes/s (for tools
  * that print coarse times but precise rates); false if unusable. */
 bool text_seconds_from_rate(uint64_t bytes, double bytes_per_sec, double *seconds);
+/* Whether v is a whole number k of microseconds (as printed with six
+ * decimals), with k. */
+bool text_micro(double v, int64_t *k);
 /* Rounds a non-negative double of bytes to an integer; false if it does
  * not fit. */
 bool text_bytes(double value, uint64_t *out);

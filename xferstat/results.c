@@ -547,39 +547,119 @@ static void put_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Shortest of %.15g / %.17g that reads back as the same double. */
-static void put_double(FILE *f, double v)
+/* A small line buffer: runs are formatted by hand and written with one
+ * fwrite, as printf of a million runs costs more than parsing them. */
+struct line_buf {
+	char text[512];
+	size_t len;
+};
+
+static void lb_str(struct line_buf *b, const char *s)
 {
-	char buf[40];
+	size_t n = strlen(s);
+	if (n > sizeof(b->text) - b->len)
+		n = sizeof(b->text) - b->len;
+	memcpy(b->text + b->len, s, n);
+	b->len += n;
+}
+
+static void lb_u64(struct line_buf *b, uint64_t v)
+{
+	char digits[24];
+	size_t n = 0;
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n && b->len < sizeof(b->text))
+		b->text[b->len++] = digits[--n];
+}
+
+/* Doubles are written so that they read back as exactly the same value.
+ * Measured times and rates are mostly whole numbers of microseconds (or
+ * milli-, nanoseconds): when v is k / 10^d exactly as a double division
+ * gives it, the decimal k / 10^d is what strtod maps back to v (both are
+ * the correctly rounded value of the same rational), so it is printed
+ * with integer arithmetic.  Anything else: the shorter of %.15g and
+ * %.17g that reads back exactly. */
+static void lb_double(struct line_buf *b, double v)
+{
+	static const double scales[] = { 1, 1e3, 1e6, 1e9 };
+	static const unsigned places[] = { 0, 3, 6, 9 };
 	if (!isfinite(v)) {
-		fputs("null", f);
+		lb_str(b, "null");
 		return;
 	}
+	double mag = fabs(v);
+	for (size_t i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+		double scaled = mag * scales[i];
+		if (!(scaled < 9007199254740992.0))
+			break;
+		uint64_t k = (uint64_t)(scaled + 0.5);
+		if ((double)k / scales[i] != mag)
+			continue;
+		if (v < 0)
+			lb_str(b, "-");
+		uint64_t div = 1;
+		for (unsigned p = 0; p < places[i]; p++)
+			div *= 10;
+		lb_u64(b, k / div);
+		uint64_t frac = k % div;
+		if (frac) {
+			char digits[12];
+			unsigned n = places[i];
+			while (frac % 10 == 0) {
+				frac /= 10;
+				n--;
+			}
+			digits[n] = '\0';
+			for (unsigned p = n; p > 0; p--) {
+				digits[p - 1] = (char)('0' + frac % 10);
+				frac /= 10;
+			}
+			lb_str(b, ".");
+			lb_str(b, digits);
+		}
+		return;
+	}
+	char buf[40];
 	snprintf(buf, sizeof(buf), "%.15g", v);
 	if (strtod(buf, NULL) != v)
 		snprintf(buf, sizeof(buf), "%.17g", v);
-	/* JSON needs a digit after the sign: %g never gives ".5", and
-	 * "inf"/"nan" were excluded above. */
-	fputs(buf, f);
+	lb_str(b, buf);
 }
 
 static void put_run(FILE *f, const struct xfer_run *run)
 {
-	fprintf(f, "{\"bytes\":%" PRIu64 ",\"seconds\":", run->bytes);
-	put_double(f, run->seconds);
-	fputs(",\"setup_seconds\":", f);
-	put_double(f, run->setup_seconds);
-	fprintf(f, ",\"block_size\":%" PRIu64, run->block_size);
+	struct line_buf b = { .len = 0 };
+	lb_str(&b, "{\"bytes\":");
+	lb_u64(&b, run->bytes);
+	lb_str(&b, ",\"seconds\":");
+	lb_double(&b, run->seconds);
+	lb_str(&b, ",\"setup_seconds\":");
+	lb_double(&b, run->setup_seconds);
+	lb_str(&b, ",\"block_size\":");
+	lb_u64(&b, run->block_size);
 	if (run->link.present) {
+		static const char *const keys[] = {
+			"tx_bytes", "rx_bytes", "tx_packets", "rx_packets",
+			"tx_errors", "rx_errors", "tx_dropped", "rx_dropped",
+		};
 		const struct xfer_link *l = &run->link;
-		fprintf(f, ",\"link\":{\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
-			",\"tx_packets\":%" PRIu64 ",\"rx_packets\":%" PRIu64
-			",\"tx_errors\":%" PRIu64 ",\"rx_errors\":%" PRIu64
-			",\"tx_dropped\":%" PRIu64 ",\"rx_dropped\":%" PRIu64 "}",
+		const uint64_t values[] = {
 			l->tx_bytes, l->rx_bytes, l->tx_packets, l->rx_packets,
-			l->tx_errors, l->rx_errors, l->tx_dropped, l->rx_dropped);
+			l->tx_errors, l->rx_errors, l->tx_dropped, l->rx_dropped,
+		};
+		for (size_t i = 0; i < 8; i++) {
+			lb_str(&b, i ? ",\"" : ",\"link\":{\"");
+			lb_str(&b, keys[i]);
+			lb_str(&b, "\":");
+			lb_u64(&b, values[i]);
+		}
+		lb_str(&b, "}");
 	}
-	fputc('}', f);
+	lb_str(&b, "}");
+	fwrite(b.text, 1, b.len, f);
 }
 
 bool xfer_sets_write(const struct xfer_sets *sets, FILE *f)

@@ -273,6 +273,10 @@ bool xfer_transfer(const struct xfer_target *target, const struct xfer_transfer_
 	SET(CURLOPT_SERVER_RESPONSE_TIMEOUT, timeout_s);
 	SET(CURLOPT_LOW_SPEED_LIMIT, 1L);  /* a stall of timeout s ends it */
 	SET(CURLOPT_LOW_SPEED_TIME, timeout_s);
+	/* Large buffers, as the curl tool uses, so that fast links are not
+	 * held back by per-callback overhead. */
+	SET(CURLOPT_BUFFERSIZE, 512L * 1024);
+	SET(CURLOPT_UPLOAD_BUFFERSIZE, 512L * 1024);
 	SET(CURLOPT_NOPROGRESS, 0L);
 	SET(CURLOPT_XFERINFOFUNCTION, on_progress);
 	SET(CURLOPT_XFERINFODATA, &st);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "import_formats.h"
 #include "results.h"
 
 /* Collects log lines so tests can check what the user is told. */
@@ -451,6 +452,44 @@ static void test_format_names(void **state)
 	assert_null(xfer_format_name(XFER_FORMAT_COUNT));
 }
 
+/* text_double's strtod-free path gives exactly what strtod gives. */
+static void test_number_parsing(void **state)
+{
+	(void)state;
+	static const char *const fixed[] = {
+		"0", "-0", "1", "0.1", ".5", "5.", "-2.25", "+7", "123456789012345",
+		"1234567890123456", "0.000000000000000000000001", "99999999999999.9",
+		"1e-3", "2.5E+2", "1e", "1.5e-", "3.14159265358979", "0.30000000000000004",
+		"12345678901234567890", "000000000000000000001.5",
+	};
+	char buf[64];
+	uint64_t state_rng = 12345;
+	for (size_t i = 0; i < 20000 + sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (i < sizeof(fixed) / sizeof(fixed[0])) {
+			snprintf(buf, sizeof(buf), "%s", fixed[i]);
+		} else {
+			state_rng = state_rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned ip = (unsigned)(state_rng >> 40) % 100000;
+			unsigned fp = (unsigned)(state_rng >> 20) % 1000000;
+			unsigned w = (unsigned)(state_rng >> 8) % 7;
+			snprintf(buf, sizeof(buf), "%u.%0*u", ip, (int)w, fp % (w ? 1000000 : 1));
+		}
+		struct cursor c;
+		double got, want;
+		cursor_init(&c, buf, strlen(buf));
+		bool ok = text_double(&c, &got);
+		struct cursor ref;
+		cursor_init(&ref, buf, strlen(buf));
+		bool ref_ok = cursor_parse_double(&ref, &want);
+		assert_int_equal(ok, ref_ok);
+		if (ok) {
+			if (memcmp(&got, &want, sizeof(got)) != 0)
+				fail_msg("%s: got %.17g, strtod %.17g", buf, got, want);
+			assert_int_equal(c.pos, ref.pos);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_binary_and_empty),
 		cmocka_unit_test(test_merge_and_labels),
 		cmocka_unit_test(test_format_names),
+		cmocka_unit_test(test_number_parsing),
 	};
 	return cmocka_run_group_tests_name("xferstat import", tests, NULL, NULL);
 }
