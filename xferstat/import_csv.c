@@ -79,13 +79,7 @@ void import_csv_line(struct cursor line, const struct xfer_import_opts *opts,
 			return;
 		}
 	}
-	if (bytes == 0 || !(seconds > 0)) {
-		line_unused(res, "zero bytes or time");
-		return;
-	}
-	res->kind = LINE_RUN;
-	res->run.bytes = bytes;
-	res->run.seconds = seconds;
+	line_run(res, bytes, seconds);
 }
 
 void import_times_line(struct cursor line, const struct xfer_import_opts *opts,
@@ -101,11 +95,5 @@ void import_times_line(struct cursor line, const struct xfer_import_opts *opts,
 		line_unrecognised(res, NULL);
 		return;
 	}
-	if (!(seconds > 0)) {
-		line_unused(res, "zero time");
-		return;
-	}
-	res->kind = LINE_RUN;
-	res->run.bytes = opts->size;
-	res->run.seconds = seconds;
+	line_run(res, opts->size, seconds);
 }

@@ -111,6 +111,9 @@ bool text_micro(double v, int64_t *k);
  * not fit. */
 bool text_bytes(double value, uint64_t *out);
 
+/* A run of bytes in seconds, or an unused line when either is zero. */
+void line_run(struct line_result *res, uint64_t bytes, double seconds);
+
 static inline void line_unused(struct line_result *res, const char *why)
 {
 	res->kind = LINE_UNUSED;

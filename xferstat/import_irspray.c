@@ -41,11 +41,5 @@ void import_irspray_line(struct cursor line, const struct xfer_import_opts *opts
 		line_unrecognised(res, "unexpected text after the time");
 		return;
 	}
-	if (bytes == 0 || !(seconds > 0)) {
-		line_unused(res, "zero bytes or time");
-		return;
-	}
-	res->kind = LINE_RUN;
-	res->run.bytes = bytes;
-	res->run.seconds = seconds;
+	line_run(res, bytes, seconds);
 }

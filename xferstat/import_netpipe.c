@@ -14,14 +14,8 @@
 
 static void run_of(struct line_result *res, uint64_t bytes, double seconds)
 {
-	if (bytes == 0 || !(seconds > 0)) {
-		line_unused(res, "zero size or time");
-		return;
-	}
-	res->kind = LINE_RUN;
-	res->run.bytes = bytes;
+	line_run(res, bytes, seconds);
 	res->run.block_size = bytes;
-	res->run.seconds = seconds;
 }
 
 static bool is_chatter(struct cursor c)

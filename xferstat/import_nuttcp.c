@@ -33,18 +33,8 @@ static bool finish(struct line_result *res, double mbytes, double secs, double m
 	double derived;
 	if (text_seconds_from_rate(bytes, mbps * 1e6 / 8, &derived))
 		seconds = derived;
-	if (bytes == 0) {
-		line_unused(res, "no bytes moved");
-		return false;
-	}
-	if (!(seconds > 0)) {
-		line_unused(res, "zero time");
-		return false;
-	}
-	res->kind = LINE_RUN;
-	res->run.bytes = bytes;
-	res->run.seconds = seconds;
-	return true;
+	line_run(res, bytes, seconds);
+	return res->kind == LINE_RUN;
 }
 
 /* Whether a word of the rest of the line is present. */

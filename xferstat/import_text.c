@@ -198,3 +198,14 @@ bool text_bytes(double value, uint64_t *out)
 	*out = (uint64_t)(value + 0.5);
 	return true;
 }
+
+void line_run(struct line_result *res, uint64_t bytes, double seconds)
+{
+	if (bytes == 0 || !(seconds > 0)) {
+		line_unused(res, bytes == 0 ? "no bytes moved" : "zero time");
+		return;
+	}
+	res->kind = LINE_RUN;
+	res->run.bytes = bytes;
+	res->run.seconds = seconds;
+}

@@ -239,6 +239,19 @@ static bool get_opt_string(struct reader *r, json_object *obj, const char *key,
 	return true;
 }
 
+/* Finds a member that is not null: 1 found, 0 absent and optional, -1
+ * absent and required (err set). */
+static int member_of(struct reader *r, json_object *obj, const char *key,
+		     const char *where, bool required, json_object **v)
+{
+	if (json_object_object_get_ex(obj, key, v) && !json_object_is_type(*v, json_type_null))
+		return 1;
+	if (!required)
+		return 0;
+	set_err(r->err, "%s: %s: \"%s\" missing", r->name, where, key);
+	return -1;
+}
+
 /* A non-negative integer that fits in 64 bits; absent means 0 unless
  * required. */
 static bool get_u64(struct reader *r, json_object *obj, const char *key,
@@ -246,12 +259,9 @@ static bool get_u64(struct reader *r, json_object *obj, const char *key,
 {
 	json_object *v;
 	*out = 0;
-	if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
-		if (!required)
-			return true;
-		set_err(r->err, "%s: %s: \"%s\" missing", r->name, where, key);
-		return false;
-	}
+	int found = member_of(r, obj, key, where, required, &v);
+	if (found <= 0)
+		return found == 0;
 	if (json_object_is_type(v, json_type_int)) {
 		/* json-c keeps big positive values as unsigned internally. */
 		int64_t s = json_object_get_int64(v);
@@ -278,12 +288,9 @@ static bool get_double(struct reader *r, json_object *obj, const char *key,
 {
 	json_object *v;
 	*out = NAN;
-	if (!json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
-		if (!required)
-			return true;
-		set_err(r->err, "%s: %s: \"%s\" missing", r->name, where, key);
-		return false;
-	}
+	int found = member_of(r, obj, key, where, required, &v);
+	if (found <= 0)
+		return found == 0;
 	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)) {
 		set_err(r->err, "%s: %s.%s: not a number", r->name, where, key);
 		return false;
