@@ -59,4 +59,13 @@ check "times: label and size applied" \
 check "import from stdin to stdout" [ "$(xs_json "$T/stdout.json" '[s["label"] for s in d["sets"]]')" = "['irqtune off', 'irqtune on']" ]
 # -v tells why a line carries no run
 expect 0 "nuttcp-interval.txt:1: no run: interval line" import -v -o "$T/ni.json" "$F/nuttcp-interval.txt"
+# run over file:// (libcurl moves the data before its pretransfer mark:
+# the data phase must still be measured, not the 1 us floor).
+head -c 4194304 /dev/urandom >"$T/src.bin"
+expect 0 "file://$T/src.bin \(get, 2 runs\)" run -n 2 -o "$T/file.json" "file://$T/src.bin"
+check "file:// gets: 4194304 bytes, a data phase above the 1 us floor" \
+	[ "$(xs_json "$T/file.json" 'all(r["bytes"] == 4194304 and r["seconds"] > 2e-6 for r in d["sets"][0]["runs"])')" = True ]
+expect 0 "\(put, 1 run\)" run -n 1 --put --size 3M --pattern zero "file://$T/put.bin"
+check "file:// put wrote 3 MiB of zeros" cmp -s -n 3145728 "$T/put.bin" /dev/zero
+check "file:// put size" [ "$(stat -c %s "$T/put.bin")" -eq 3145728 ]
 exit $xs_fail

@@ -303,9 +303,14 @@ bool xfer_transfer(const struct xfer_target *target, const struct xfer_transfer_
 		curl_easy_cleanup(h);
 		return true;
 	}
-	curl_off_t pre = 0, total = 0, bytes = 0;
+	curl_off_t pre = 0, start = 0, total = 0, bytes = 0;
 	curl_easy_getinfo(h, CURLINFO_PRETRANSFER_TIME_T, &pre);
+	curl_easy_getinfo(h, CURLINFO_STARTTRANSFER_TIME_T, &start);
 	curl_easy_getinfo(h, CURLINFO_TOTAL_TIME_T, &total);
+	/* file:// moves its data inside libcurl's "do" phase, before the
+	 * pretransfer mark: there the data phase starts at start-transfer. */
+	if (start < pre)
+		pre = start;
 	curl_easy_getinfo(h, target->put ? CURLINFO_SIZE_UPLOAD_T : CURLINFO_SIZE_DOWNLOAD_T, &bytes);
 	curl_easy_cleanup(h);
 	uint64_t moved = target->put ? st.sent : st.received;

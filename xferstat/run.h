@@ -5,7 +5,9 @@
  * (zero, random or text patterns, made on the fly: no temporary file)
  * and the split of the time into setup (connect, login, negotiation:
  * CURLINFO_PRETRANSFER_TIME_T) and data phase (TOTAL - PRETRANSFER), in
- * microseconds as libcurl gives them.  Does not own the loop over runs,
+ * microseconds as libcurl gives them.  When data moved before the
+ * pretransfer mark (file://, where STARTTRANSFER < PRETRANSFER), the
+ * split is at STARTTRANSFER.  Does not own the loop over runs,
  * the progress display, the link counters or the output: cli_run.c does.
  * The caller calls curl_global_init() once.
  *
