@@ -88,6 +88,15 @@ for r in $rates; do
 	check "rate $r within 5 % of $rate" [ "$r" -ge $((rate * 95 / 100)) -a "$r" -le $((rate * 105 / 100)) ]
 done
 
+# --- the progress bar: on a terminal only ----------------------------------
+check "no progress bar when stderr is not a terminal" sh -c "! grep -q \"$(printf '\r')\" '$T/lim.out'"
+if command -v script >/dev/null; then
+	head -c 1500000 /dev/urandom >"$T/anon/bar.bin"
+	script -qfc "$XFERSTAT run -n 1 ftp://127.0.0.1:$port2/bar.bin 2>&1 >/dev/null" "$T/bar.tty" >/dev/null 2>&1
+	check "progress bar drawn on a terminal, up to 100 %, then erased" \
+		sh -c "grep -q '\[##.*100%' '$T/bar.tty' && grep -q \"$(printf '\r\033\\[K')\" '$T/bar.tty'"
+fi
+
 # --- Ctrl-C keeps the completed runs ---------------------------------------
 "$XFERSTAT" run -n 5 -o "$T/int.json" "ftp://127.0.0.1:$port2/limited.bin" >"$T/int.out" 2>&1 &
 xpid=$!
