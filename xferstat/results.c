@@ -11,6 +11,9 @@
  */
 #include "results.h"
 
+#include "array.h"
+#include "fileio.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -89,16 +92,11 @@ bool xfer_set_set_direction(struct xfer_set *set, const char *direction)
 
 bool xfer_set_add_run(struct xfer_set *set, const struct xfer_run *run)
 {
-	if (set->n_runs == set->cap_runs) {
-		size_t cap = set->cap_runs ? set->cap_runs * 2 : 16;
-		if (cap > SIZE_MAX / sizeof(*set->runs))
-			return false;
-		struct xfer_run *runs = realloc(set->runs, cap * sizeof(*runs));
-		if (!runs)
-			return false;
-		set->runs = runs;
-		set->cap_runs = cap;
-	}
+	struct xfer_run *runs = array_grow(set->runs, &set->cap_runs, set->n_runs,
+					   sizeof(*runs), 16);
+	if (!runs)
+		return false;
+	set->runs = runs;
 	set->runs[set->n_runs++] = *run;
 	return true;
 }
@@ -118,16 +116,10 @@ void xfer_sets_free(struct xfer_sets *sets)
 
 bool xfer_sets_take(struct xfer_sets *sets, struct xfer_set *set)
 {
-	if (sets->n == sets->cap) {
-		size_t cap = sets->cap ? sets->cap * 2 : 4;
-		if (cap > SIZE_MAX / sizeof(*sets->sets))
-			return false;
-		struct xfer_set *grown = realloc(sets->sets, cap * sizeof(*grown));
-		if (!grown)
-			return false;
-		sets->sets = grown;
-		sets->cap = cap;
-	}
+	struct xfer_set *grown = array_grow(sets->sets, &sets->cap, sets->n, sizeof(*grown), 4);
+	if (!grown)
+		return false;
+	sets->sets = grown;
 	sets->sets[sets->n++] = *set;
 	xfer_set_init(set);
 	return true;
@@ -151,67 +143,22 @@ struct xfer_set *xfer_sets_find(struct xfer_sets *sets, const char *label,
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* Result files and tool outputs: a bound far above any real one, so that
+ * a wrong argument (a disk image) fails clearly instead of eating memory. */
+#define XFER_INPUT_MAX ((size_t)1 << 30)
+
 bool xfer_read_whole_file(const char *path, char **data, size_t *len,
 			  struct xfer_error *err)
 {
-	*data = NULL;
-	*len = 0;
-	bool is_stdin = strcmp(path, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		set_err(err, "%s: %s", path, strerror(errno));
+	uint8_t *bytes;
+	int rc = file_read_all(path, XFER_INPUT_MAX, &bytes, len);
+	if (rc < 0) {
+		set_err(err, "%s: %s", path, rc == -EFBIG ? "file too large (over 1 GiB)" : strerror(-rc));
+		*data = NULL;
 		return false;
 	}
-	size_t cap = 65536, used = 0;
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		if ((uintmax_t)st.st_size >= SIZE_MAX - 1) {
-			set_err(err, "%s: file too large", path);
-			goto fail_fd;
-		}
-		cap = (size_t)st.st_size + 1;
-	}
-	char *buf = malloc(cap);
-	if (!buf) {
-		set_err(err, "%s: out of memory", path);
-		goto fail_fd;
-	}
-	for (;;) {
-		if (used == cap) {
-			if (cap > SIZE_MAX / 2) {
-				set_err(err, "%s: file too large", path);
-				goto fail_buf;
-			}
-			char *grown = realloc(buf, cap * 2);
-			if (!grown) {
-				set_err(err, "%s: out of memory", path);
-				goto fail_buf;
-			}
-			buf = grown;
-			cap *= 2;
-		}
-		ssize_t n = read(fd, buf + used, cap - used);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			set_err(err, "%s: %s", path, strerror(errno));
-			goto fail_buf;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	if (!is_stdin)
-		close(fd);
-	*data = buf;
-	*len = used;
+	*data = (char *)bytes;
 	return true;
-fail_buf:
-	free(buf);
-fail_fd:
-	if (!is_stdin)
-		close(fd);
-	return false;
 }
 
 /* Context for error messages while walking the JSON tree. */

@@ -11,6 +11,8 @@
  */
 #include "eloop.h"
 
+#include "array.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -106,14 +108,10 @@ static struct fd_entry *get_fd(struct eloop *loop, int fd)
 	struct fd_entry *e = find_fd(loop, fd);
 	if (e)
 		return e;
-	if (loop->nfds == loop->fds_cap) {
-		size_t cap = loop->fds_cap ? loop->fds_cap * 2 : 8;
-		struct fd_entry *grown = realloc(loop->fds, cap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		loop->fds = grown;
-		loop->fds_cap = cap;
-	}
+	struct fd_entry *grown = array_grow(loop->fds, &loop->fds_cap, loop->nfds, sizeof(*grown), 8);
+	if (!grown)
+		return NULL;
+	loop->fds = grown;
 	e = &loop->fds[loop->nfds++];
 	memset(e, 0, sizeof(*e));
 	e->fd = fd;

@@ -5,6 +5,8 @@
  */
 #include "mockport.h"
 
+#include "array.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,14 +57,10 @@ const char *mock_op_name(enum mock_op op)
  * if out of memory. */
 static struct mock_call *record(struct mockport *m, enum mock_op op)
 {
-	if (m->ncalls == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 32;
-		struct mock_call *grown = realloc(m->calls, cap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		m->calls = grown;
-		m->cap = cap;
-	}
+	struct mock_call *grown = array_grow(m->calls, &m->cap, m->ncalls, sizeof(*grown), 32);
+	if (!grown)
+		return NULL;
+	m->calls = grown;
 	struct mock_call *c = &m->calls[m->ncalls++];
 	memset(c, 0, sizeof(*c));
 	c->op = op;

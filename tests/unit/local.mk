@@ -7,3 +7,8 @@ UNIT_TESTS += tests/unit/test_cursor
 tests_unit_test_cursor_SOURCES = tests/unit/test_cursor.c
 tests_unit_test_cursor_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_cursor_LDADD = common/libcommon.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_common
+tests_unit_test_common_SOURCES = tests/unit/test_common.c
+tests_unit_test_common_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_common_LDADD = common/libcommon.la $(UNIT_LIBS)
