@@ -23,6 +23,7 @@
 #include "plan.h"
 #include "port.h"
 #include "report.h"
+#include "run.h"
 #include "state.h"
 #include "sys.h"
 
@@ -269,31 +270,6 @@ static void print_plan(const struct ctx *c, const struct irqtune_plan *plan,
 	}
 }
 
-/* Records the original value of every knob this plan changes, unless a
- * previous apply recorded it already. */
-static int record_originals(struct ctx *c, const struct irqtune_plan *plan,
-			    struct irqtune_state *st, bool *changed)
-{
-	*changed = false;
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct irqtune_change *ch = &plan->v[i];
-		if (ch->noop || irqtune_state_find(st, ch->e.knob, ch->e.target) >= 0)
-			continue;
-		struct irqtune_entry e = ch->e;
-		snprintf(e.value, sizeof(e.value), "%s", ch->old);
-		char why[256];
-		if (!irqtune_entry_valid(&e, why, sizeof(why))) {
-			log_msg(&c->log, LOG_LEVEL_ERROR, "%s: cannot record the "
-				"original value: %s", e.device, why);
-			return -EINVAL;
-		}
-		if (irqtune_state_add(st, &e) < 0)
-			return -ENOMEM;
-		*changed = true;
-	}
-	return 0;
-}
-
 static int cmd_apply(struct ctx *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -309,7 +285,7 @@ static int cmd_apply(struct ctx *c, int argc, char **argv)
 	struct irqtune_settings cli;
 	bool dry = false;
 	int o;
-	char err[256];
+	char err[IRQTUNE_PATH + 256];
 	irqtune_settings_init(&cli);
 	while ((o = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		const char *key = NULL;
@@ -337,8 +313,6 @@ static int cmd_apply(struct ctx *c, int argc, char **argv)
 	struct irqtune_ports ports = { 0 };
 	struct irqtune_snapshot snap = { 0 };
 	struct irqtune_plan plan = { 0 };
-	struct irqtune_state st = { 0 };
-	int lock = -1;
 	rc = find_ports(c, argv + optind, argc - optind, &ports);
 	if (rc)
 		goto out;
@@ -361,43 +335,17 @@ static int cmd_apply(struct ctx *c, int argc, char **argv)
 		goto out;
 	}
 
-	lock = irqtune_state_lock(c->state_path);
-	if (lock < 0) {
-		log_msg(&c->log, LOG_LEVEL_ERROR, "%s: %s", c->state_path,
-			strerror(-lock));
-		rc = EXIT_JOB;
-		goto out;
-	}
-	int r = irqtune_state_load(c->state_path, &st, err, sizeof(err));
+	int r = irqtune_apply(&c->sys, &snap, &plan, c->state_path, &c->log,
+			      err, sizeof(err));
 	if (r < 0) {
-		log_msg(&c->log, LOG_LEVEL_ERROR, "%s; nothing applied (move it "
-			"away to start afresh)", err);
+		log_msg(&c->log, LOG_LEVEL_ERROR, "%s%s", err,
+			r == -EINVAL ? "; nothing applied (move the file away "
+				       "to start afresh)" : "");
 		rc = r == -EINVAL ? EXIT_USAGE : EXIT_JOB;
-		goto out;
-	}
-	bool changed;
-	if (record_originals(c, &plan, &st, &changed) < 0) {
-		rc = EXIT_JOB;
-		goto out;
-	}
-	if (changed && (r = irqtune_state_save(c->state_path, &st)) < 0) {
-		log_msg(&c->log, LOG_LEVEL_ERROR, "%s: %s; nothing applied",
-			c->state_path, strerror(-r));
-		rc = EXIT_JOB;
-		goto out;
-	}
-	r = irqtune_plan_execute(&c->sys, &snap, &plan, IRQTUNE_EXEC_ATOMIC,
-				 &c->log);
-	if (r < 0) {
-		log_msg(&c->log, LOG_LEVEL_ERROR, "apply failed; this run's "
-			"changes were undone");
-		rc = EXIT_JOB;
 		goto out;
 	}
 	print_plan(c, &plan, true);
 out:
-	irqtune_state_unlock(lock);
-	irqtune_state_free(&st);
 	irqtune_plan_free(&plan);
 	irqtune_snapshot_free(&snap);
 	irqtune_ports_free(&ports);
@@ -432,7 +380,7 @@ static int cmd_restore(struct ctx *c, int argc, char **argv)
 		{ 0 } };
 	bool dry = false;
 	int o, rc = 0;
-	char err[512];
+	char err[IRQTUNE_PATH + 256];
 	while ((o = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		if (o == 'n')
 			dry = true;
@@ -445,79 +393,31 @@ static int cmd_restore(struct ctx *c, int argc, char **argv)
 	int ndev = argc - optind;
 	char (*names)[64] = calloc(ndev ? (size_t)ndev : 1, sizeof(*names));
 	const char **devs = calloc(ndev ? (size_t)ndev : 1, sizeof(*devs));
-	struct irqtune_state st = { 0 };
 	struct irqtune_snapshot snap = { 0 };
 	struct irqtune_plan plan = { 0 };
-	bool *gone = NULL;
-	int lock = -1;
 	if (!names || !devs) {
 		rc = EXIT_JOB;
 		goto out;
 	}
 	for (int i = 0; i < ndev; i++)
 		devs[i] = kernel_name(argv[optind + i], names[i], sizeof(names[i]));
-
-	lock = irqtune_state_lock(c->state_path);
-	if (lock < 0) {
-		log_msg(&c->log, LOG_LEVEL_ERROR, "%s: %s", c->state_path,
-			strerror(-lock));
-		rc = EXIT_JOB;
-		goto out;
-	}
-	int r = irqtune_state_load(c->state_path, &st, err, sizeof(err));
-	if (r < 0) {
-		log_msg(&c->log, LOG_LEVEL_ERROR, "%s; nothing restored", err);
-		rc = r == -EINVAL ? EXIT_USAGE : EXIT_JOB;
-		goto out;
-	}
-	if (st.n == 0) {
-		log_msg(&c->log, LOG_LEVEL_INFO, "%s: nothing recorded, nothing "
-			"to restore", c->state_path);
-		goto out;
-	}
 	rc = take_snapshot(c, &snap);
 	if (rc)
 		goto out;
-	gone = calloc(st.n, sizeof(*gone));
-	if (!gone || irqtune_plan_restore(&c->sys, &snap, &st, devs,
-					  (size_t)ndev, &c->log, &plan, gone) < 0) {
-		rc = EXIT_JOB;
-		goto out;
+	int r = irqtune_restore(&c->sys, &snap, c->state_path, devs,
+				(size_t)ndev, dry, &c->log, &plan, err,
+				sizeof(err));
+	print_plan(c, &plan, !dry);
+	if (r < 0) {
+		log_msg(&c->log, LOG_LEVEL_ERROR, "%s%s", err,
+			r == -EINVAL ? "; nothing restored" : "");
+		rc = r == -EINVAL ? EXIT_USAGE : EXIT_JOB;
 	}
-	if (dry) {
-		print_plan(c, &plan, false);
-		goto out;
-	}
-	r = irqtune_plan_execute(&c->sys, &snap, &plan,
-				 IRQTUNE_EXEC_BEST_EFFORT, &c->log);
-	print_plan(c, &plan, true);
-	/* Forget what is back (or gone); keep what failed for next time. */
-	for (size_t i = st.n; i-- > 0;) {
-		bool drop = gone[i];
-		for (size_t j = 0; j < plan.n && !drop; j++) {
-			const struct irqtune_change *ch = &plan.v[j];
-			drop = (ch->done || ch->noop) && ch->e.knob == st.v[i].knob &&
-			       strcmp(ch->e.target, st.v[i].target) == 0;
-		}
-		if (drop)
-			irqtune_state_remove(&st, i);
-	}
-	int s = irqtune_state_save(c->state_path, &st);
-	if (s < 0) {
-		log_msg(&c->log, LOG_LEVEL_ERROR, "%s: %s", c->state_path,
-			strerror(-s));
-		rc = EXIT_JOB;
-	}
-	if (r < 0)
-		rc = EXIT_JOB;
 out:
-	irqtune_state_unlock(lock);
-	free(gone);
 	free(names);
 	free(devs);
 	irqtune_plan_free(&plan);
 	irqtune_snapshot_free(&snap);
-	irqtune_state_free(&st);
 	return rc;
 }
 

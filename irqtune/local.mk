@@ -13,7 +13,8 @@ irqtune_libirqtune_la_SOURCES = \
 	irqtune/conf.h irqtune/conf.c \
 	irqtune/state.h irqtune/state.c \
 	irqtune/plan.h irqtune/plan.c \
-	irqtune/pic.h irqtune/pic.c
+	irqtune/pic.h irqtune/pic.c \
+	irqtune/run.h irqtune/run.c
 irqtune_libirqtune_la_CFLAGS = $(AM_CFLAGS) $(UDEV_CFLAGS)
 irqtune_libirqtune_la_LIBADD = common/libcommon.la $(UDEV_LIBS)
 
@@ -21,3 +22,23 @@ sbin_PROGRAMS += irqtune/irqtune
 irqtune_irqtune_SOURCES = irqtune/irqtune.c irqtune/report.h irqtune/report.c
 irqtune_irqtune_CFLAGS = $(AM_CFLAGS) $(UDEV_CFLAGS) $(JSONC_CFLAGS)
 irqtune_irqtune_LDADD = irqtune/libirqtune.la $(JSONC_LIBS) $(UDEV_LIBS)
+
+# Unit tests: the parsers, the policy, the state file, and apply/restore
+# against an in-memory system (tests/unit/test_irqtune_fake.c).
+IRQTUNE_UNIT_CFLAGS = $(UNIT_CFLAGS) -I$(top_srcdir)/irqtune
+IRQTUNE_UNIT_LDADD = irqtune/libirqtune.la $(UNIT_LIBS)
+UNIT_TESTS += tests/unit/test_irqtune_procfs tests/unit/test_irqtune_conf \
+	tests/unit/test_irqtune_state tests/unit/test_irqtune_plan
+tests_unit_test_irqtune_procfs_SOURCES = tests/unit/test_irqtune_procfs.c
+tests_unit_test_irqtune_procfs_CFLAGS = $(IRQTUNE_UNIT_CFLAGS)
+tests_unit_test_irqtune_procfs_LDADD = $(IRQTUNE_UNIT_LDADD)
+tests_unit_test_irqtune_conf_SOURCES = tests/unit/test_irqtune_conf.c
+tests_unit_test_irqtune_conf_CFLAGS = $(IRQTUNE_UNIT_CFLAGS)
+tests_unit_test_irqtune_conf_LDADD = $(IRQTUNE_UNIT_LDADD)
+tests_unit_test_irqtune_state_SOURCES = tests/unit/test_irqtune_state.c
+tests_unit_test_irqtune_state_CFLAGS = $(IRQTUNE_UNIT_CFLAGS)
+tests_unit_test_irqtune_state_LDADD = $(IRQTUNE_UNIT_LDADD)
+tests_unit_test_irqtune_plan_SOURCES = tests/unit/test_irqtune_plan.c \
+	tests/unit/test_irqtune_fake.c tests/unit/test_irqtune_fake.h
+tests_unit_test_irqtune_plan_CFLAGS = $(IRQTUNE_UNIT_CFLAGS)
+tests_unit_test_irqtune_plan_LDADD = $(IRQTUNE_UNIT_LDADD)
