@@ -6,6 +6,8 @@
  */
 #include "discover.h"
 
+#include "cursor.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,15 +87,38 @@ static void copy_props(struct udev_device *dev, struct irqtune_port *p)
 	}
 }
 
+static void add_link(struct irqtune_port *p, const char *link, size_t len)
+{
+	if (p->nlinks < IRQTUNE_MAX_LINKS && len > 0 &&
+	    len < sizeof(p->links[0])) {
+		memcpy(p->links[p->nlinks], link, len);
+		p->links[p->nlinks++][len] = '\0';
+	}
+}
+
+/* The udev database's links; without one (a testbed, an initramfs with
+ * a static /dev), the DEVLINKS property if the uevent carries it. */
 static void copy_links(struct udev_device *dev, struct irqtune_port *p)
 {
 	struct udev_list_entry *e;
 	udev_list_entry_foreach(e, udev_device_get_devlinks_list_entry(dev))
 	{
-		if (p->nlinks < IRQTUNE_MAX_LINKS &&
-		    irqtune_copy(p->links[p->nlinks], sizeof(p->links[0]),
-			     udev_list_entry_get_name(e)))
-			p->nlinks++;
+		const char *l = udev_list_entry_get_name(e);
+		add_link(p, l, strlen(l));
+	}
+	const char *prop = irqtune_port_prop(p, "DEVLINKS");
+	if (p->nlinks > 0 || !prop)
+		return;
+	struct cursor c, word;
+	cursor_init(&c, prop, strlen(prop));
+	for (;;) {
+		cursor_skip_blanks(&c);
+		if (!cursor_word(&c, &word))
+			break;
+		const uint8_t *text;
+		size_t n = cursor_remaining(&word);
+		if (cursor_view(&word, n, &text))
+			add_link(p, (const char *)text, n);
 	}
 }
 

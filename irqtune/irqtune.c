@@ -165,9 +165,8 @@ static int find_ports(struct ctx *c, char **names, int nnames,
 	if (!keep)
 		return EXIT_JOB;
 	for (int i = 0; i < nnames; i++) {
-		char real[PATH_MAX];
 		bool found = false;
-		const char *alt = realpath(names[i], real) ? real : NULL;
+		char *alt = strchr(names[i], '/') ? realpath(names[i], NULL) : NULL;
 		for (size_t j = 0; j < ports->n; j++) {
 			if (irqtune_port_is(&ports->v[j], names[i]) ||
 			    (alt && irqtune_port_is(&ports->v[j], alt))) {
@@ -175,6 +174,7 @@ static int find_ports(struct ctx *c, char **names, int nnames,
 				found = true;
 			}
 		}
+		free(alt);
 		if (!found) {
 			log_msg(&c->log, LOG_LEVEL_ERROR,
 				"%s: no such serial port (`irqtune list` shows "
@@ -358,10 +358,8 @@ out:
 /* restore names devices by kernel name: they may be unplugged by now. */
 static const char *kernel_name(const char *arg, char *buf, size_t cap)
 {
-	char real[PATH_MAX];
-	const char *p = arg;
-	if (strchr(arg, '/') && realpath(arg, real))
-		p = real;
+	char *real = strchr(arg, '/') ? realpath(arg, NULL) : NULL;
+	const char *p = real ? real : arg;
 	const char *slash = strrchr(p, '/');
 	const char *base = slash ? slash + 1 : p;
 	size_t n = strlen(base);
@@ -369,6 +367,7 @@ static const char *kernel_name(const char *arg, char *buf, size_t cap)
 		n = cap - 1;
 	memcpy(buf, base, n);
 	buf[n] = '\0';
+	free(real);
 	return buf;
 }
 

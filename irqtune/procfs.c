@@ -290,8 +290,13 @@ bool irqtune_sched_parse(const char *text, struct irqtune_sched *out)
 			continue;
 		if (policies[i].rt ? prio < 1 || prio > 99 : prio != 0)
 			return false;
-		out->policy = policies[i].policy;
-		out->prio = (int)prio;
+		struct irqtune_sched s = { policies[i].policy, (int)prio };
+		char canon[32];
+		/* only the canonical spelling: "fifo/090" is not a value */
+		if (!irqtune_sched_format(&s, canon, sizeof(canon)) ||
+		    strcmp(canon, text) != 0)
+			return false;
+		*out = s;
 		return true;
 	}
 	return false;

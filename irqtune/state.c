@@ -105,13 +105,15 @@ bool irqtune_entry_valid(const struct irqtune_entry *e, char *err, size_t cap)
 	return fail(err, cap, "unknown knob");
 }
 
-/* Splits one tab-separated field off the line. */
+/* Splits one tab-separated field of printable bytes off the line. */
 static bool field(struct cursor *line, char *buf, size_t cap)
 {
 	size_t n = 0;
 	struct cursor probe = *line;
 	uint8_t b;
 	while (cursor_peek_u8(&probe, &b) && b != '\t') {
+		if (b < 0x20 || b == 0x7f)
+			return false; /* no control bytes, no NUL */
 		cursor_skip(&probe, 1);
 		n++;
 	}

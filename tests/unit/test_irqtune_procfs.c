@@ -137,6 +137,7 @@ static void sched_values(void **state)
 	assert_false(irqtune_sched_parse("other/5", &s));
 	assert_false(irqtune_sched_parse("fifo/90x", &s));
 	assert_false(irqtune_sched_parse("deadline/1", &s));
+	assert_false(irqtune_sched_parse("fifo/090", &s)); /* found by fuzzing */
 	s.policy = SCHED_RR;
 	s.prio = 7;
 	assert_true(irqtune_sched_format(&s, buf, sizeof(buf)));

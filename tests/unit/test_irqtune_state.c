@@ -59,6 +59,7 @@ static void rejects_damage(void **state)
 {
 	static const struct {
 		const char *text, *msg;
+		size_t len; /* 0: up to the NUL */
 	} bad[] = {
 		{ "sched\tttyS0\tirq/4-ttyS0\tfifo/50\n", "s:1: not an irqtune state file" },
 		{ "irqtune-state 1\nsched\tttyS0\tirq/4-ttyS0\n", "s:2: expected KNOB" },
@@ -74,11 +75,14 @@ static void rejects_damage(void **state)
 		{ "irqtune-state 1\naffinity\ttty/S0\t4\t0\n", "s:2: bad device name" },
 		{ "irqtune-state 1\naffinity\tttyS0\t4\t0\naffinity\tttyS1\t4\t1\n", "s:3: affinity 4 recorded twice" },
 		{ "irqtune-state 1\naffinity\tttyS0\t4\t0\tmore\n", "s:2: expected KNOB" },
+		/* found by fuzzing: a NUL inside a field */
+		{ "irqtune-state 1\naffinity\tt\0S0\t4\t0\n", "s:2: expected KNOB", 33 },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct irqtune_state st;
 		char err[512] = "";
-		assert_int_equal(irqtune_state_parse(bad[i].text, strlen(bad[i].text),
+		size_t len = bad[i].len ? bad[i].len : strlen(bad[i].text);
+		assert_int_equal(irqtune_state_parse(bad[i].text, len,
 						     "s", &st, err, sizeof(err)),
 				 -EINVAL);
 		if (strncmp(err, bad[i].msg, strlen(bad[i].msg)) != 0)
