@@ -65,3 +65,32 @@ tests_fuzz_fuzz_irqtune_proc_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/irqtune
 tests_fuzz_fuzz_irqtune_proc_LDADD = irqtune/libirqtune.la
 tests_fuzz_fuzz_irqtune_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
+
+# System integration: the boot unit, the per-device unit started by the
+# udev rule, the sleep hook, and an example policy.
+irqtune_edit = $(SED) -e 's|@sbindir[@]|$(sbindir)|g'
+irqtune/irqtune.service: $(srcdir)/irqtune/irqtune.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) irqtune && $(irqtune_edit) $(srcdir)/irqtune/irqtune.service.in >$@.tmp && mv $@.tmp $@
+irqtune/irqtune@.service: $(srcdir)/irqtune/irqtune@.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) irqtune && $(irqtune_edit) $(srcdir)/irqtune/irqtune@.service.in >$@.tmp && mv $@.tmp $@
+irqtune/system-sleep/irqtune: $(srcdir)/irqtune/irqtune-sleep.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) irqtune/system-sleep && $(irqtune_edit) $(srcdir)/irqtune/irqtune-sleep.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+systemdsystemunit_DATA = irqtune/irqtune.service irqtune/irqtune@.service
+dist_udevrules_DATA = irqtune/60-irqtune.rules
+# systemd-sleep(8) hooks live beside the unit directory.
+systemdsleepdir = $(systemdsystemunitdir)/../system-sleep
+systemdsleep_SCRIPTS = irqtune/system-sleep/irqtune
+irqtuneexampledir = $(docdir)/examples
+dist_irqtuneexample_DATA = irqtune/irqtune.conf
+CLEANFILES += $(systemdsystemunit_DATA) $(systemdsleep_SCRIPTS)
+EXTRA_DIST += irqtune/irqtune.service.in irqtune/irqtune@.service.in \
+	irqtune/irqtune-sleep.in
+
+# The man pages.  (MAN_PAGES += cannot be used here: man/local.mk sets
+# MAN_PAGES with '=' and is included after this fragment, so automake
+# rejects the '+='.  dist_man_MANS is what MAN_PAGES feeds, and
+# tests/man-lint.tap lints every page in man/.)
+dist_man_MANS += man/irqtune.8 man/irqtune.conf.5
+TESTS += tests/irqtune-units.tap
+EXTRA_DIST += tests/irqtune-units.tap
