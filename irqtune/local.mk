@@ -94,3 +94,8 @@ EXTRA_DIST += irqtune/irqtune.service.in irqtune/irqtune@.service.in \
 dist_man_MANS += man/irqtune.8 man/irqtune.conf.5
 TESTS += tests/irqtune-units.tap
 EXTRA_DIST += tests/irqtune-units.tap
+
+# QEMU guests (generic kernel with threadirqs, PREEMPT_RT): the real
+# irqtune on real 8250s and IRQ threads; see docs/irqtune.md.
+TESTS += tests/irqtune-vm.sh
+EXTRA_DIST += tests/irqtune-vm.sh tests/vm/guest/irqtune-apply.sh
