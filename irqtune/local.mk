@@ -99,3 +99,10 @@ EXTRA_DIST += tests/irqtune-units.tap
 # irqtune on real 8250s and IRQ threads; see docs/irqtune.md.
 TESTS += tests/irqtune-vm.sh
 EXTRA_DIST += tests/irqtune-vm.sh tests/vm/guest/irqtune-apply.sh
+
+# The guest half of the benchmark (tests/irqtune-bench.sh): a periodic
+# SCHED_FIFO load and a timed serial sink.
+noinst_PROGRAMS += irqtune/serial-bench
+irqtune_serial_bench_SOURCES = irqtune/serial-bench.c
+BENCHMARKS += tests/irqtune-bench.sh
+EXTRA_DIST += tests/irqtune-bench.sh tests/vm/guest/irqtune-bench.sh
