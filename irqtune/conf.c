@@ -50,17 +50,6 @@ void irqtune_settings_overlay(struct irqtune_settings *base,
 		memcpy(base->cpus, top->cpus, sizeof(base->cpus));
 }
 
-static bool set_err(char *err, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static bool set_err(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
 static bool parse_int_knob(int *dst, const char *key, const char *value,
 			   long min, long max, char *err, size_t cap)
 {
@@ -71,7 +60,7 @@ static bool parse_int_knob(int *dst, const char *key, const char *value,
 	}
 	if (!irqtune_parse_long(value, strlen(value), min, max, &v) ||
 	    value[0] == ' ' || value[strlen(value) - 1] == '\n')
-		return set_err(err, cap,
+		return irqtune_fail(err, cap,
 			       "%s: '%s' is not a number from %ld to %ld "
 			       "or 'keep'", key, value, min, max);
 	*dst = (int)v;
@@ -109,7 +98,7 @@ bool irqtune_settings_set(struct irqtune_settings *s, const char *key,
 			s->low_latency = IRQTUNE_KEEP;
 			return true;
 		}
-		return set_err(err, errcap,
+		return irqtune_fail(err, errcap,
 			       "low_latency: '%s' is not yes, no or keep",
 			       value);
 	}
@@ -122,12 +111,12 @@ bool irqtune_settings_set(struct irqtune_settings *s, const char *key,
 		if (!irqtune_cpulist_parse(value, strlen(value), &set) ||
 		    strchr(value, '\n') ||
 		    !irqtune_cpulist_format(&set, s->cpus, sizeof(s->cpus)))
-			return set_err(err, errcap,
+			return irqtune_fail(err, errcap,
 				       "cpus: '%s' is not a CPU list such as "
 				       "0-1,3 (or 'keep')", value);
 		return true;
 	}
-	return set_err(err, errcap,
+	return irqtune_fail(err, errcap,
 		       "unknown setting '%s' (known: prio, hc_prio, cpus, "
 		       "rx_trigger, low_latency, latency_timer, match)", key);
 }
@@ -165,22 +154,22 @@ static bool parse_cond(struct cursor word, struct irqtune_cond *out,
 {
 	char text[sizeof(out->key) + sizeof(out->glob)];
 	if (!cursor_to_cstr(&word, text, sizeof(text)))
-		return set_err(err, cap, "match condition too long");
+		return irqtune_fail(err, cap, "match condition too long");
 	char *eq = strchr(text, '=');
 	if (!eq)
-		return set_err(err, cap,
+		return irqtune_fail(err, cap,
 			       "match condition '%s' is not KEY=GLOB", text);
 	*eq = '\0';
 	if (!valid_key(text))
-		return set_err(err, cap,
+		return irqtune_fail(err, cap,
 			       "match key '%s' is neither 'name' nor a udev "
 			       "property name (such as ID_VENDOR_ID)", text);
 	if (!eq[1])
-		return set_err(err, cap, "match condition '%s=' has no "
+		return irqtune_fail(err, cap, "match condition '%s=' has no "
 			       "pattern", text);
 	if (strlen(text) >= sizeof(out->key) ||
 	    strlen(eq + 1) >= sizeof(out->glob))
-		return set_err(err, cap, "match condition too long");
+		return irqtune_fail(err, cap, "match condition too long");
 	snprintf(out->key, sizeof(out->key), "%s", text);
 	snprintf(out->glob, sizeof(out->glob), "%s", eq + 1);
 	return true;
@@ -221,14 +210,14 @@ static int parse_line(struct cursor line, size_t lineno,
 	char key[32], value[160];
 	line = strip_comment(line);
 	if (has_control(line)) {
-		set_err(msg, msgcap, "control character in line");
+		irqtune_fail(msg, msgcap, "control character in line");
 		return -EINVAL;
 	}
 	cursor_skip_blanks(&line);
 	if (!cursor_word(&line, &word))
 		return 0; /* blank or comment */
 	if (!cursor_to_cstr(&word, key, sizeof(key))) {
-		set_err(msg, msgcap, "unknown setting (name too long)");
+		irqtune_fail(msg, msgcap, "unknown setting (name too long)");
 		return -EINVAL;
 	}
 	if (strcmp(key, "match") == 0) {
@@ -249,7 +238,7 @@ static int parse_line(struct cursor line, size_t lineno,
 			if (!cursor_word(&line, &word))
 				break;
 			if (r->nconds == IRQTUNE_MAX_CONDS) {
-				set_err(msg, msgcap, "more than %d conditions "
+				irqtune_fail(msg, msgcap, "more than %d conditions "
 					"in one match", IRQTUNE_MAX_CONDS);
 				return -EINVAL;
 			}
@@ -258,7 +247,7 @@ static int parse_line(struct cursor line, size_t lineno,
 			r->nconds++;
 		}
 		if (r->nconds == 0) {
-			set_err(msg, msgcap, "match needs at least one "
+			irqtune_fail(msg, msgcap, "match needs at least one "
 				"KEY=GLOB condition");
 			return -EINVAL;
 		}
@@ -267,16 +256,16 @@ static int parse_line(struct cursor line, size_t lineno,
 	}
 	cursor_skip_blanks(&line);
 	if (!cursor_word(&line, &word)) {
-		set_err(msg, msgcap, "'%s' needs a value", key);
+		irqtune_fail(msg, msgcap, "'%s' needs a value", key);
 		return -EINVAL;
 	}
 	cursor_skip_blanks(&line);
 	if (!cursor_at_end(&line)) {
-		set_err(msg, msgcap, "'%s' takes one value", key);
+		irqtune_fail(msg, msgcap, "'%s' takes one value", key);
 		return -EINVAL;
 	}
 	if (!cursor_to_cstr(&word, value, sizeof(value))) {
-		set_err(msg, msgcap, "value of '%s' too long", key);
+		irqtune_fail(msg, msgcap, "value of '%s' too long", key);
 		return -EINVAL;
 	}
 	struct irqtune_settings *s =

@@ -210,28 +210,40 @@ static void inspect_all(struct ctx *c, const struct irqtune_snapshot *snap,
 		irqtune_inspect_port(&c->sys, snap, &ports->v[i]);
 }
 
+/* The options of list, restore and pic: one flag (--json or --dry-run)
+ * and --help.  Returns -1 to go on, or the exit status. */
+static int flag_options(int argc, char **argv, const char *flag, bool *on)
+{
+	const struct option opts[] = {
+		{ flag, no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 } };
+	int o;
+	*on = false;
+	while ((o = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (o == 'f') {
+			*on = true;
+		} else if (o == 'h') {
+			usage(stdout);
+			return 0;
+		} else {
+			return EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
 /* ---- list ---------------------------------------------------------- */
 
 static int cmd_list(struct ctx *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	bool json = false;
-	int o;
-	while ((o = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
-		if (o == 'j')
-			json = true;
-		else if (o == 'h') {
-			usage(stdout);
-			return 0;
-		} else
-			return EXIT_USAGE;
-	}
+	bool json;
+	int rc = flag_options(argc, argv, "json", &json);
+	if (rc >= 0)
+		return rc;
 	struct irqtune_ports ports;
 	struct irqtune_snapshot snap;
-	int rc = find_ports(c, argv + optind, argc - optind, &ports);
+	rc = find_ports(c, argv + optind, argc - optind, &ports);
 	if (rc)
 		return rc;
 	rc = take_snapshot(c, &snap);
@@ -373,22 +385,12 @@ static const char *kernel_name(const char *arg, char *buf, size_t cap)
 
 static int cmd_restore(struct ctx *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	bool dry = false;
-	int o, rc = 0;
+	bool dry;
 	char err[IRQTUNE_PATH + 256];
-	while ((o = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (o == 'n')
-			dry = true;
-		else if (o == 'h') {
-			usage(stdout);
-			return 0;
-		} else
-			return EXIT_USAGE;
-	}
+	int rc = flag_options(argc, argv, "dry-run", &dry);
+	if (rc >= 0)
+		return rc;
+	rc = 0;
 	int ndev = argc - optind;
 	char (*names)[64] = calloc(ndev ? (size_t)ndev : 1, sizeof(*names));
 	const char **devs = calloc(ndev ? (size_t)ndev : 1, sizeof(*devs));
@@ -550,22 +552,12 @@ static bool parse_irq_arg(const char *s, int *out)
 
 static int cmd_pic(struct ctx *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	bool dry = false;
-	int o, master = IRQTUNE_PIC_DEFAULT_MASTER, slave = IRQTUNE_PIC_DEFAULT_SLAVE;
+	bool dry;
+	int master = IRQTUNE_PIC_DEFAULT_MASTER, slave = IRQTUNE_PIC_DEFAULT_SLAVE;
 	char err[256];
-	while ((o = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (o == 'n')
-			dry = true;
-		else if (o == 'h') {
-			usage(stdout);
-			return 0;
-		} else
-			return EXIT_USAGE;
-	}
+	int rc = flag_options(argc, argv, "dry-run", &dry);
+	if (rc >= 0)
+		return rc;
 	int nargs = argc - optind;
 	if (nargs > 2) {
 		log_msg(&c->log, LOG_LEVEL_ERROR, "pic takes at most MASTER and SLAVE");
@@ -590,7 +582,7 @@ static int cmd_pic(struct ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct irqtune_snapshot snap;
-	int rc = take_snapshot(c, &snap);
+	rc = take_snapshot(c, &snap);
 	if (rc)
 		return rc;
 	if (!snap.ints_ok) {

@@ -6,6 +6,7 @@
 #include "procfs.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,4 +346,13 @@ bool irqtune_copy(char *dst, size_t cap, const char *src)
 		memcpy(dst, src, n);
 	dst[n] = '\0';
 	return fits;
+}
+
+bool irqtune_fail(char *err, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, cap, fmt, ap);
+	va_end(ap);
+	return false;
 }

@@ -83,4 +83,9 @@ bool irqtune_parse_long(const void *text, size_t len, long min, long max,
  * and terminated, if it does not fit. */
 bool irqtune_copy(char *dst, size_t cap, const char *src);
 
+/* snprintf into err, then return false: for "return irqtune_fail(...)"
+ * in validators that explain why. */
+bool irqtune_fail(char *err, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -35,17 +35,6 @@ const char *irqtune_knob_name(enum irqtune_knob k)
 		       : "?";
 }
 
-static bool fail(char *err, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static bool fail(char *err, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
 static bool ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), m = strlen(tail);
@@ -66,43 +55,43 @@ bool irqtune_entry_valid(const struct irqtune_entry *e, char *err, size_t cap)
 	long v;
 	int irq;
 	if (!e->device[0] || strchr(e->device, '/'))
-		return fail(err, cap, "bad device name '%s'", e->device);
+		return irqtune_fail(err, cap, "bad device name '%s'", e->device);
 	switch (e->knob) {
 	case IRQTUNE_KNOB_SCHED:
 		if (!irqtune_thread_irq(e->target, &irq))
-			return fail(err, cap, "'%s' is not an IRQ thread name",
+			return irqtune_fail(err, cap, "'%s' is not an IRQ thread name",
 				    e->target);
 		if (!irqtune_sched_parse(e->value, &s))
-			return fail(err, cap, "'%s' is not a scheduling value "
+			return irqtune_fail(err, cap, "'%s' is not a scheduling value "
 				    "such as fifo/50", e->value);
 		return true;
 	case IRQTUNE_KNOB_AFFINITY:
 		if (!irqtune_parse_long(e->target, strlen(e->target), 0,
 					INT32_MAX, &v) ||
 		    strchr(e->target, ' '))
-			return fail(err, cap, "'%s' is not an IRQ number",
+			return irqtune_fail(err, cap, "'%s' is not an IRQ number",
 				    e->target);
 		if (!irqtune_cpulist_parse(e->value, strlen(e->value), &set))
-			return fail(err, cap, "'%s' is not a CPU list", e->value);
+			return irqtune_fail(err, cap, "'%s' is not a CPU list", e->value);
 		return true;
 	case IRQTUNE_KNOB_ATTR:
 		if (!safe_path(e->target, "/sys/") ||
 		    !(ends_with(e->target, "/rx_trig_bytes") ||
 		      ends_with(e->target, "/latency_timer")))
-			return fail(err, cap, "'%s' is not an rx_trig_bytes or "
+			return irqtune_fail(err, cap, "'%s' is not an rx_trig_bytes or "
 				    "latency_timer attribute in /sys", e->target);
 		if (!irqtune_parse_long(e->value, strlen(e->value), 0, 4096, &v) ||
 		    strchr(e->value, ' '))
-			return fail(err, cap, "'%s' is not a number", e->value);
+			return irqtune_fail(err, cap, "'%s' is not a number", e->value);
 		return true;
 	case IRQTUNE_KNOB_LOW_LATENCY:
 		if (!safe_path(e->target, "/dev/"))
-			return fail(err, cap, "'%s' is not a /dev node", e->target);
+			return irqtune_fail(err, cap, "'%s' is not a /dev node", e->target);
 		if (strcmp(e->value, "0") != 0 && strcmp(e->value, "1") != 0)
-			return fail(err, cap, "'%s' is not 0 or 1", e->value);
+			return irqtune_fail(err, cap, "'%s' is not 0 or 1", e->value);
 		return true;
 	}
-	return fail(err, cap, "unknown knob");
+	return irqtune_fail(err, cap, "unknown knob");
 }
 
 /* Splits one tab-separated field of printable bytes off the line. */
@@ -133,14 +122,14 @@ static int parse_entry(struct cursor line, struct irqtune_entry *e, char *msg,
 	    !field(&line, e->device, sizeof(e->device)) ||
 	    !field(&line, e->target, sizeof(e->target)) ||
 	    !field(&line, e->value, sizeof(e->value)) || !cursor_at_end(&line))
-		return fail(msg, cap, "expected KNOB<tab>DEVICE<tab>TARGET"
+		return irqtune_fail(msg, cap, "expected KNOB<tab>DEVICE<tab>TARGET"
 			    "<tab>VALUE"), -EINVAL;
 	size_t k;
 	for (k = 0; k < sizeof(knob_names) / sizeof(knob_names[0]); k++)
 		if (strcmp(kind, knob_names[k]) == 0)
 			break;
 	if (k == sizeof(knob_names) / sizeof(knob_names[0]))
-		return fail(msg, cap, "unknown knob '%s'", kind), -EINVAL;
+		return irqtune_fail(msg, cap, "unknown knob '%s'", kind), -EINVAL;
 	e->knob = (enum irqtune_knob)k;
 	return irqtune_entry_valid(e, msg, cap) ? 0 : -EINVAL;
 }

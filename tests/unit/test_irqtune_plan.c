@@ -169,6 +169,34 @@ static void plan_text(const struct irqtune_plan *plan, char *buf, size_t cap)
 	}
 }
 
+/* Runs restore (all devices when ndev is 0) and returns its status; the
+ * plan it made is freed unless kept. */
+static int restore(struct world *w, const char **devs, size_t ndev, bool dry,
+		   size_t *planned)
+{
+	struct irqtune_plan plan;
+	char err[512];
+	memset(&plan, 0, sizeof(plan));
+	int rc = irqtune_restore(&w->sys, &w->snap, w->state, devs, ndev, dry,
+				 &w->logger, &plan, err, sizeof(err));
+	if (planned)
+		*planned = plan.n;
+	irqtune_plan_free(&plan);
+	return rc;
+}
+
+/* Plans settings s for both ports and applies them. */
+static int apply(struct world *w, const struct irqtune_settings *s, char *err,
+		 size_t cap)
+{
+	struct irqtune_plan plan;
+	make_plan(w, s, &plan);
+	int rc = irqtune_apply(&w->sys, &w->snap, &plan, w->state, &w->logger,
+			       err, cap);
+	irqtune_plan_free(&plan);
+	return rc;
+}
+
 static int prio_of(struct world *w, int pid)
 {
 	return fake_sched(&w->f, pid)->sched.prio;
@@ -235,13 +263,9 @@ static void dry_run_plans_without_touching(void **state)
 static void apply_records_then_changes_and_restore_returns(void **state)
 {
 	struct world *w = *state;
-	struct irqtune_plan plan;
 	char err[512];
 	struct irqtune_settings s = settings(90, "1", 1, 1, 1, 85);
-	make_plan(w, &s, &plan);
-	assert_int_equal(irqtune_apply(&w->sys, &w->snap, &plan, w->state,
-				       &w->logger, err, sizeof(err)), 0);
-	irqtune_plan_free(&plan);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), 0);
 	assert_int_equal(w->f.changes, 8);
 	assert_int_equal(w->f.changes_before_state, 0);
 	assert_int_equal(prio_of(w, 100), 90);
@@ -259,10 +283,7 @@ static void apply_records_then_changes_and_restore_returns(void **state)
 	/* a second apply with other values keeps the originals */
 	look(w);
 	s = settings(95, "0", 4, 1, 2, 85);
-	make_plan(w, &s, &plan);
-	assert_int_equal(irqtune_apply(&w->sys, &w->snap, &plan, w->state,
-				       &w->logger, err, sizeof(err)), 0);
-	irqtune_plan_free(&plan);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), 0);
 	assert_int_equal(prio_of(w, 100), 95);
 	assert_string_equal(fake_text(&w->f, RX_PATH), "4\n");
 
@@ -282,11 +303,7 @@ static void apply_records_then_changes_and_restore_returns(void **state)
 
 	/* restore: every value exactly as before, and the record is gone */
 	look(w);
-	memset(&plan, 0, sizeof(plan));
-	assert_int_equal(irqtune_restore(&w->sys, &w->snap, w->state, NULL, 0,
-					 false, &w->logger, &plan, err,
-					 sizeof(err)), 0);
-	irqtune_plan_free(&plan);
+	assert_int_equal(restore(w, NULL, 0, false, NULL), 0);
 	assert_int_equal(prio_of(w, 100), 50);
 	assert_int_equal(prio_of(w, 101), 49);
 	assert_int_equal(prio_of(w, 104), 50);
@@ -302,14 +319,10 @@ static void apply_records_then_changes_and_restore_returns(void **state)
 static void failure_undoes_this_run(void **state)
 {
 	struct world *w = *state;
-	struct irqtune_plan plan;
 	char err[512];
 	struct irqtune_settings s = settings(90, "1", 1, 1, 1, IRQTUNE_KEEP);
 	fake_find(&w->f, "/proc/irq/4/smp_affinity_list")->write_err = -EIO;
-	make_plan(w, &s, &plan);
-	assert_int_equal(irqtune_apply(&w->sys, &w->snap, &plan, w->state,
-				       &w->logger, err, sizeof(err)), -EIO);
-	irqtune_plan_free(&plan);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), -EIO);
 	assert_int_equal(prio_of(w, 100), 50);
 	assert_int_equal(prio_of(w, 101), 49);
 	assert_string_equal(fake_text(&w->f, RX_PATH), "14\n");
@@ -321,17 +334,13 @@ static void failure_undoes_this_run(void **state)
 static void read_back_is_checked(void **state)
 {
 	struct world *w = *state;
-	struct irqtune_plan plan;
 	char err[512];
 	/* the UART has no 16-byte trigger: it reads back 14 */
 	struct irqtune_settings s = settings(90, NULL, 16, IRQTUNE_KEEP,
 					     IRQTUNE_KEEP, IRQTUNE_KEEP);
 	fake_file(&w->f, RX_PATH, "8\n")->clamp = 14;
 	look(w);
-	make_plan(w, &s, &plan);
-	assert_int_equal(irqtune_apply(&w->sys, &w->snap, &plan, w->state,
-				       &w->logger, err, sizeof(err)), -EIO);
-	irqtune_plan_free(&plan);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), -EIO);
 	assert_non_null(strstr(w->log, "ttyS0: rx_trig_bytes 8 -> 16: wrote 16 but it reads back 14"));
 	assert_string_equal(fake_text(&w->f, RX_PATH), "8\n");
 	assert_int_equal(prio_of(w, 100), 50);
@@ -358,41 +367,25 @@ static void unthreaded_kernel_warns(void **state)
 static void restore_after_port_closed_and_by_device(void **state)
 {
 	struct world *w = *state;
-	struct irqtune_plan plan;
 	char err[512];
 	const char *only_usb[] = { "ttyUSB0" };
 	struct irqtune_settings s = settings(90, NULL, IRQTUNE_KEEP,
 					     IRQTUNE_KEEP, 1, 85);
-	make_plan(w, &s, &plan);
-	assert_int_equal(irqtune_apply(&w->sys, &w->snap, &plan, w->state,
-				       &w->logger, err, sizeof(err)), 0);
-	irqtune_plan_free(&plan);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), 0);
 	/* ttyUSB0 only: ttyS0 keeps its boost */
 	look(w);
-	memset(&plan, 0, sizeof(plan));
-	assert_int_equal(irqtune_restore(&w->sys, &w->snap, w->state, only_usb,
-					 1, false, &w->logger, &plan, err,
-					 sizeof(err)), 0);
-	irqtune_plan_free(&plan);
+	assert_int_equal(restore(w, only_usb, 1, false, NULL), 0);
 	assert_string_equal(fake_text(&w->f, LT_PATH), "16\n");
 	assert_int_equal(prio_of(w, 104), 50);
 	assert_int_equal(prio_of(w, 100), 90);
 	/* the port was closed: its secondary thread ended */
 	fake_kill(&w->f, 101);
 	look(w);
-	memset(&plan, 0, sizeof(plan));
-	size_t before = w->f.changes;
-	assert_int_equal(irqtune_restore(&w->sys, &w->snap, w->state, NULL, 0,
-					 true, &w->logger, &plan, err,
-					 sizeof(err)), 0);
+	size_t before = w->f.changes, planned;
+	assert_int_equal(restore(w, NULL, 0, true, &planned), 0);
 	assert_int_equal(w->f.changes, before); /* dry run */
-	assert_int_equal(plan.n, 1);
-	irqtune_plan_free(&plan);
-	memset(&plan, 0, sizeof(plan));
-	assert_int_equal(irqtune_restore(&w->sys, &w->snap, w->state, NULL, 0,
-					 false, &w->logger, &plan, err,
-					 sizeof(err)), 0);
-	irqtune_plan_free(&plan);
+	assert_int_equal(planned, 1);
+	assert_int_equal(restore(w, NULL, 0, false, NULL), 0);
 	assert_int_equal(prio_of(w, 100), 50);
 	assert_non_null(strstr(w->log, "irq/4-s-ttyS0 is gone"));
 	struct stat sb;
@@ -402,25 +395,17 @@ static void restore_after_port_closed_and_by_device(void **state)
 static void damaged_state_changes_nothing(void **state)
 {
 	struct world *w = *state;
-	struct irqtune_plan plan;
 	char err[512];
 	FILE *f = fopen(w->state, "w");
 	assert_non_null(f);
 	fputs("irqtune-state 1\nattr\tttyS0\t/etc/passwd\t1\n", f);
 	fclose(f);
 	struct irqtune_settings s = settings(90, "1", 1, 1, 1, 85);
-	make_plan(w, &s, &plan);
-	assert_int_equal(irqtune_apply(&w->sys, &w->snap, &plan, w->state,
-				       &w->logger, err, sizeof(err)), -EINVAL);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "/state:2: '/etc/passwd'"));
 	assert_int_equal(w->f.changes, 0);
-	irqtune_plan_free(&plan);
-	memset(&plan, 0, sizeof(plan));
-	assert_int_equal(irqtune_restore(&w->sys, &w->snap, w->state, NULL, 0,
-					 false, &w->logger, &plan, err,
-					 sizeof(err)), -EINVAL);
+	assert_int_equal(restore(w, NULL, 0, false, NULL), -EINVAL);
 	assert_int_equal(w->f.changes, 0);
-	irqtune_plan_free(&plan);
 }
 
 int main(void)
