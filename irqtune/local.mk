@@ -87,10 +87,7 @@ CLEANFILES += $(systemdsystemunit_DATA) $(systemdsleep_SCRIPTS)
 EXTRA_DIST += irqtune/irqtune.service.in irqtune/irqtune@.service.in \
 	irqtune/irqtune-sleep.in
 
-# The man pages.  (MAN_PAGES += cannot be used here: man/local.mk sets
-# MAN_PAGES with '=' and is included after this fragment, so automake
-# rejects the '+='.  dist_man_MANS is what MAN_PAGES feeds, and
-# tests/man-lint.tap lints every page in man/.)
+# The man pages (tests/man-lint.tap lints every page in man/).
 dist_man_MANS += man/irqtune.8 man/irqtune.conf.5
 TESTS += tests/irqtune-units.tap
 EXTRA_DIST += tests/irqtune-units.tap
