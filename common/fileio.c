@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,5 +68,125 @@ int file_read_all(const char *path, size_t max_len, uint8_t **data, size_t *len)
 	if (rc == 0)
 		rc = read_fd(fd, max_len, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, data, len);
 	close(fd);
+	return rc;
+}
+
+int fd_write_all(int fd, const void *data, size_t n)
+{
+	const uint8_t *p = data;
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int write_in_place(const char *path, file_fill_fn fill, void *ctx, const char **step)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		*step = "opening";
+		return -errno;
+	}
+	int rc = fill(fd, ctx);
+	if (rc < 0)
+		*step = "writing";
+	if (close(fd) < 0 && rc == 0) {
+		*step = "writing";
+		rc = -errno;
+	}
+	return rc;
+}
+
+/* fsync of the directory holding path, so the rename itself is durable.
+ * Best effort: some file systems refuse fsync on directories. */
+static void sync_parent_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		snprintf(dir, sizeof(dir), ".");
+	} else {
+		size_t n = slash == path ? 1 : (size_t)(slash - path);
+		if (n >= sizeof(dir))
+			return;
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+}
+
+static int replace_by_rename(const char *target, mode_t mode, file_fill_fn fill, void *ctx,
+			     const char **step)
+{
+	char tmp[PATH_MAX];
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", target) >= sizeof(tmp)) {
+		*step = "naming a temporary file";
+		return -ENAMETOOLONG;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		*step = "creating a temporary file beside it";
+		return -errno;
+	}
+	/* mkstemp creates 0600; give the file the mode asked for. */
+	mode_t mask = umask(0);
+	umask(mask);
+	int rc = fchmod(fd, mode & ~mask) < 0 ? -errno : 0;
+	if (rc < 0)
+		*step = "setting the mode of the temporary file";
+	if (rc == 0 && (rc = fill(fd, ctx)) < 0)
+		*step = "writing";
+	if (rc == 0 && fsync(fd) < 0) {
+		*step = "writing";
+		rc = -errno;
+	}
+	if (close(fd) < 0 && rc == 0) {
+		*step = "writing";
+		rc = -errno;
+	}
+	if (rc == 0 && rename(tmp, target) < 0) {
+		*step = "replacing the file";
+		rc = -errno;
+	}
+	if (rc < 0) {
+		unlink(tmp);
+		return rc;
+	}
+	sync_parent_dir(target);
+	return 0;
+}
+
+int file_write_atomic(const char *path, mode_t mode, file_fill_fn fill, void *ctx,
+		      const char **step)
+{
+	const char *unused;
+	struct stat st;
+	if (!step)
+		step = &unused;
+	*step = NULL;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			*step = "opening";
+			return -EISDIR;
+		}
+		if (!S_ISREG(st.st_mode))
+			return write_in_place(path, fill, ctx, step);
+	}
+	/* A symbolic link keeps pointing where it did: replace its target. */
+	char *real = realpath(path, NULL);
+	int rc = replace_by_rename(real ? real : path, mode, fill, ctx, step);
+	free(real);
 	return rc;
 }

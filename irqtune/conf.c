@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cursor.h"
 #include "procfs.h"
 
@@ -221,14 +222,10 @@ static int parse_line(struct cursor line, size_t lineno,
 		return -EINVAL;
 	}
 	if (strcmp(key, "match") == 0) {
-		if (out->nrules == *cap) {
-			size_t ncap = *cap ? *cap * 2 : 8;
-			void *nv = realloc(out->rules, ncap * sizeof(*out->rules));
-			if (!nv)
-				return -ENOMEM;
-			out->rules = nv;
-			*cap = ncap;
-		}
+		void *nv = array_grow(out->rules, cap, out->nrules, sizeof(*out->rules), 8);
+		if (!nv)
+			return -ENOMEM;
+		out->rules = nv;
 		struct irqtune_rule *r = &out->rules[out->nrules];
 		memset(r, 0, sizeof(*r));
 		r->line = lineno;

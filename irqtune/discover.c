@@ -6,6 +6,7 @@
  */
 #include "discover.h"
 
+#include "array.h"
 #include "cursor.h"
 
 #include <errno.h>
@@ -240,17 +241,13 @@ int irqtune_discover(struct udev *udev, const struct irqtune_sys *sys,
 			udev, udev_list_entry_get_name(e));
 		if (!dev)
 			continue;
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			void *nv = realloc(out->v, ncap * sizeof(*out->v));
-			if (!nv) {
-				udev_device_unref(dev);
-				rc = -ENOMEM;
-				break;
-			}
-			out->v = nv;
-			cap = ncap;
+		void *nv = array_grow(out->v, &cap, out->n, sizeof(*out->v), 8);
+		if (!nv) {
+			udev_device_unref(dev);
+			rc = -ENOMEM;
+			break;
 		}
+		out->v = nv;
 		int found = classify(sys, log, dev, &out->v[out->n]);
 		udev_device_unref(dev);
 		if (found > 0)

@@ -18,6 +18,7 @@
 
 #include "conf.h"
 #include "discover.h"
+#include "fileio.h"
 #include "log.h"
 #include "pic.h"
 #include "plan.h"
@@ -72,57 +73,16 @@ static void say(const struct ctx *c, const char *line)
 		printf("%s\n", line);
 }
 
-static char *read_whole(const char *path, size_t *len, int *err)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t cap = 0;
-	*len = 0;
-	if (!f) {
-		*err = -errno;
-		return NULL;
-	}
-	for (;;) {
-		if (*len + 4096 > cap) {
-			if (cap > (1u << 24)) {
-				*err = -EFBIG;
-				goto fail;
-			}
-			char *nb = realloc(buf, cap ? cap * 2 : 8192);
-			if (!nb) {
-				*err = -ENOMEM;
-				goto fail;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		size_t n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		*err = -EIO;
-		goto fail;
-	}
-	fclose(f);
-	*err = 0;
-	return buf;
-fail:
-	fclose(f);
-	free(buf);
-	return NULL;
-}
-
 /* Loads the policy.  A missing default file means built-in defaults. */
 static int load_conf(const struct ctx *c, struct irqtune_conf *conf)
 {
 	size_t len;
-	int err;
+	uint8_t *text;
 	char msg[512];
 	irqtune_conf_init(conf);
-	char *text = read_whole(c->conf_path, &len, &err);
-	if (!text) {
+	/* A policy file is a few lines; 16 MiB is far past any real one. */
+	int err = file_read_all(c->conf_path, 1u << 24, &text, &len);
+	if (err < 0) {
 		if (err == -ENOENT && !c->conf_explicit) {
 			log_msg(&c->log, LOG_LEVEL_INFO,
 				"%s: not found, using the built-in defaults",

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "procfs.h"
 
 void irqtune_plan_free(struct irqtune_plan *plan)
@@ -44,14 +45,10 @@ static int plan_add(struct irqtune_plan *plan, enum irqtune_knob k,
 				c->e.value, want);
 		return 0;
 	}
-	if (plan->n == plan->cap) {
-		size_t ncap = plan->cap ? plan->cap * 2 : 16;
-		void *nv = realloc(plan->v, ncap * sizeof(*plan->v));
-		if (!nv)
-			return -ENOMEM;
-		plan->v = nv;
-		plan->cap = ncap;
-	}
+	void *nv = array_grow(plan->v, &plan->cap, plan->n, sizeof(*plan->v), 16);
+	if (!nv)
+		return -ENOMEM;
+	plan->v = nv;
 	struct irqtune_change *c = &plan->v[plan->n];
 	memset(c, 0, sizeof(*c));
 	c->e.knob = k;

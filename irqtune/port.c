@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cursor.h"
 
 void irqtune_ports_free(struct irqtune_ports *p)
@@ -130,17 +131,12 @@ static int scan_pid(void *arg, const char *name)
 	    !irqtune_status_parse(status, len, &ppid, cpus, sizeof(cpus)) ||
 	    ppid != 2)
 		return 0;
-	if (s->snap->nthreads == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 32;
-		void *nv = realloc(s->snap->threads,
-				   ncap * sizeof(*s->snap->threads));
-		if (!nv) {
-			s->err = -ENOMEM;
-			return -ENOMEM;
-		}
-		s->snap->threads = nv;
-		s->cap = ncap;
+	void *nv = array_grow(s->snap->threads, &s->cap, s->snap->nthreads, sizeof(*s->snap->threads), 32);
+	if (!nv) {
+		s->err = -ENOMEM;
+		return -ENOMEM;
 	}
+	s->snap->threads = nv;
 	struct irqtune_kthread *t = &s->snap->threads[s->snap->nthreads++];
 	t->pid = (int)pid;
 	t->irq = irq;

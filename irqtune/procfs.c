@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cursor.h"
 
 static bool is_digit(uint8_t c)
@@ -128,14 +129,10 @@ int irqtune_interrupts_parse(const void *text, size_t len,
 		}
 		if (!numbered)
 			continue;
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			void *nv = realloc(out->v, ncap * sizeof(*out->v));
-			if (!nv)
-				return -ENOMEM;
-			out->v = nv;
-			cap = ncap;
-		}
+		void *nv = array_grow(out->v, &cap, out->n, sizeof(*out->v), 32);
+		if (!nv)
+			return -ENOMEM;
+		out->v = nv;
 		out->v[out->n++] = one;
 	}
 	return 0;

@@ -16,7 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cursor.h"
+#include "fileio.h"
 #include "procfs.h"
 
 #define STATE_MAGIC "irqtune-state 1"
@@ -218,14 +220,10 @@ void irqtune_state_free(struct irqtune_state *s)
 
 int irqtune_state_add(struct irqtune_state *s, const struct irqtune_entry *e)
 {
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 16;
-		void *nv = realloc(s->v, ncap * sizeof(*s->v));
-		if (!nv)
-			return -ENOMEM;
-		s->v = nv;
-		s->cap = ncap;
-	}
+	void *nv = array_grow(s->v, &s->cap, s->n, sizeof(*s->v), 16);
+	if (!nv)
+		return -ENOMEM;
+	s->v = nv;
 	s->v[s->n++] = *e;
 	return 0;
 }
@@ -287,115 +285,51 @@ void irqtune_state_unlock(int fd)
 		close(fd);
 }
 
+/* A state file holds one line per changed value: far below this. */
+#define STATE_FILE_MAX (1u << 24)
+
 int irqtune_state_load(const char *path, struct irqtune_state *out, char *err,
 		       size_t cap)
 {
+	uint8_t *buf;
+	size_t len;
 	memset(out, 0, sizeof(*out));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		int rc = -errno;
+	int rc = file_read_all(path, STATE_FILE_MAX, &buf, &len);
+	if (rc == -ENOENT)
+		return 0;  /* nothing applied yet */
+	if (rc < 0) {
 		snprintf(err, cap, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	size_t len = 0, bufcap = 1 << 16;
-	char *buf = malloc(bufcap);
-	int rc = 0;
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		if (len == bufcap) {
-			if (bufcap >= (1u << 24)) {
-				rc = -EFBIG;
-				break;
-			}
-			char *nb = realloc(buf, bufcap * 2);
-			if (!nb) {
-				rc = -ENOMEM;
-				break;
-			}
-			buf = nb;
-			bufcap *= 2;
-		}
-		ssize_t n = read(fd, buf + len, bufcap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (rc == 0)
-		rc = irqtune_state_parse(buf, len, path, out, err, cap);
-	else
-		snprintf(err, cap, "%s: %s", path, strerror(-rc));
+	rc = irqtune_state_parse(buf, len, path, out, err, cap);
 	free(buf);
 	return rc;
 }
 
-static int write_all(int fd, const char *p, size_t len)
+
+struct state_text {
+	const char *text;
+	size_t len;
+};
+
+static int fill_with_text(int fd, void *ctx)
 {
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	const struct state_text *t = ctx;
+	return fd_write_all(fd, t->text, t->len);
 }
 
 int irqtune_state_save(const char *path, const struct irqtune_state *s)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX];
-	int rc = dir_of(path, dir, sizeof(dir));
+	if (s->n == 0)
+		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+	struct state_text t;
+	char *text;
+	int rc = irqtune_state_format(s, &text, &t.len);
 	if (rc < 0)
 		return rc;
-	if (s->n == 0) {
-		if (unlink(path) < 0 && errno != ENOENT)
-			return -errno;
-	} else {
-		char *text;
-		size_t len;
-		int n = snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
-				 (long)getpid());
-		if (n < 0 || (size_t)n >= sizeof(tmp))
-			return -ENAMETOOLONG;
-		rc = irqtune_state_format(s, &text, &len);
-		if (rc < 0)
-			return rc;
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			rc = -errno;
-			free(text);
-			return rc;
-		}
-		rc = write_all(fd, text, len);
-		free(text);
-		if (rc == 0 && fsync(fd) < 0)
-			rc = -errno;
-		if (close(fd) < 0 && rc == 0)
-			rc = -errno;
-		if (rc == 0 && rename(tmp, path) < 0)
-			rc = -errno;
-		if (rc < 0) {
-			unlink(tmp);
-			return rc;
-		}
-	}
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	return 0;
+	t.text = text;
+	/* 0600: the file records system settings that only root restores. */
+	rc = file_write_atomic(path, 0600, fill_with_text, &t, NULL);
+	free(text);
+	return rc;
 }

@@ -19,6 +19,7 @@
 #include <cairo-svg.h>
 #include <gsl/gsl_sort.h>
 
+#include "fileio.h"
 #include "table.h"
 
 #define PANEL_W 900.0
@@ -416,40 +417,32 @@ static cairo_status_t render_to_fd(const struct xs_report *r, enum xs_plot_forma
 	return st;
 }
 
+struct plot_job {
+	const struct xs_report *report;
+	enum xs_plot_format fmt;
+	cairo_status_t status;
+};
+
+static int fill_with_plot(int fd, void *ctx)
+{
+	struct plot_job *job = ctx;
+	job->status = render_to_fd(job->report, job->fmt, &fd);
+	return job->status == CAIRO_STATUS_SUCCESS ? 0 : -EIO;
+}
+
 int xs_plot_write(const struct xs_report *r, const char *path, char *err, size_t errlen)
 {
-	enum xs_plot_format fmt;
-	char tmp[4096];
-	int fd;
+	struct plot_job job = { r, XS_PLOT_PNG, CAIRO_STATUS_SUCCESS };
+	const char *step;
 
-	if (!xs_plot_format_for(path, &fmt)) {
+	if (!xs_plot_format_for(path, &job.fmt)) {
 		snprintf(err, errlen, "%s: unknown plot format (use .png or .svg)", path);
 		return -EINVAL;
 	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "%s: cannot create %s: %s", path, tmp, strerror(e));
-		return -e;
-	}
-	cairo_status_t st = render_to_fd(r, fmt, &fd);
-	int rc = st == CAIRO_STATUS_SUCCESS ? 0 : -EIO;
-
-	if (rc == 0 && fsync(fd) != 0)
-		rc = -errno;
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: %s", path, st != CAIRO_STATUS_SUCCESS ?
-			 cairo_status_to_string(st) : strerror(-rc));
-		unlink(tmp);
-	}
+	int rc = file_write_atomic(path, 0666, fill_with_plot, &job, &step);
+	if (rc < 0)
+		snprintf(err, errlen, "%s: %s failed: %s", path, step,
+			 job.status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(job.status)
+							    : strerror(-rc));
 	return rc;
 }

@@ -640,35 +640,25 @@ bool xfer_sets_write(const struct xfer_sets *sets, FILE *f)
 	return !ferror(f);
 }
 
-static bool save_atomically(const struct xfer_sets *sets, const char *path,
-			    const char *shown, struct xfer_error *err);
-
-/* Output that is not a regular file (/dev/null, a FIFO, a terminal) is
- * written in place: replacing it by rename would turn a device node into
- * a plain file. */
-static bool save_in_place(const struct xfer_sets *sets, const char *path,
-			  struct xfer_error *err)
+/* Writes the sets through a stdio stream on a duplicate of fd (the
+ * caller closes fd itself). */
+static int fill_with_sets(int fd, void *ctx)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		set_err(err, "%s: %s", path, strerror(errno));
-		return false;
-	}
-	FILE *f = fdopen(fd, "w");
+	const struct xfer_sets *sets = ctx;
+	int copy = dup(fd);
+	FILE *f = copy < 0 ? NULL : fdopen(copy, "w");
 	if (!f) {
-		set_err(err, "%s: %s", path, strerror(errno));
-		close(fd);
-		return false;
+		int rc = -errno;
+		if (copy >= 0)
+			close(copy);
+		return rc;
 	}
+	errno = 0;
 	bool ok = xfer_sets_write(sets, f) && fflush(f) == 0;
-	int saved = errno;
-	if (fclose(f) != 0 && ok) {
-		ok = false;
-		saved = errno;
-	}
-	if (!ok)
-		set_err(err, "%s: writing failed: %s", path, strerror(saved));
-	return ok;
+	int rc = ok ? 0 : errno ? -errno : -EIO;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
 }
 
 bool xfer_sets_save(const struct xfer_sets *sets, const char *path, struct xfer_error *err)
@@ -680,80 +670,13 @@ bool xfer_sets_save(const struct xfer_sets *sets, const char *path, struct xfer_
 		}
 		return true;
 	}
-	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode)) {
-			set_err(err, "%s: is a directory", path);
-			return false;
-		}
-		return save_in_place(sets, path, err);
-	}
-	/* A symbolic link keeps pointing where it did: replace its target. */
-	char *real = realpath(path, NULL);
-	bool ok = save_atomically(sets, real ? real : path, path, err);
-	free(real);
-	return ok;
+	const char *step;
+	int rc = file_write_atomic(path, 0666, fill_with_sets, (void *)sets, &step);
+	if (rc == -EISDIR)
+		set_err(err, "%s: is a directory", path);
+	else if (rc < 0)
+		set_err(err, "%s: %s failed: %s", path, step, strerror(-rc));
+	return rc == 0;
 }
 
 /* Temporary file beside the target, fsync, rename, fsync the directory. */
-static bool save_atomically(const struct xfer_sets *sets, const char *path,
-			    const char *shown, struct xfer_error *err)
-{
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	if (!tmp) {
-		set_err(err, "%s: out of memory", shown);
-		return false;
-	}
-	snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		set_err(err, "%s: cannot create a temporary file beside it: %s", shown, strerror(errno));
-		free(tmp);
-		return false;
-	}
-	/* mkstemp gives 0600; a result file is ordinary data. */
-	mode_t mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0) {
-		set_err(err, "%s: %s", tmp, strerror(errno));
-		close(fd);
-		goto fail;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		set_err(err, "%s: %s", tmp, strerror(errno));
-		close(fd);
-		goto fail;
-	}
-	bool ok = xfer_sets_write(sets, f) && fflush(f) == 0 && fsync(fileno(f)) == 0;
-	int saved = errno;
-	if (fclose(f) != 0 && ok) {
-		ok = false;
-		saved = errno;
-	}
-	if (!ok) {
-		set_err(err, "%s: writing failed: %s", shown, strerror(saved));
-		goto fail;
-	}
-	if (rename(tmp, path) != 0) {
-		set_err(err, "%s: cannot replace it: %s", shown, strerror(errno));
-		goto fail;
-	}
-	/* Make the rename itself durable. */
-	char *slash = strrchr(tmp, '/');
-	if (slash) {
-		slash[slash == tmp ? 1 : 0] = '\0';
-	}
-	int dfd = open(slash ? tmp : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	free(tmp);
-	return true;
-fail:
-	unlink(tmp);
-	free(tmp);
-	return false;
-}
