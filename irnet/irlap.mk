@@ -2,7 +2,9 @@
 # two-station simulator that joins IrLAP stations over the emulated wire.
 irnet_lib_libirnet_la_SOURCES += \
 	irnet/lib/qos.c irnet/lib/qos.h \
-	irnet/lib/irlap_frame.c irnet/lib/irlap_frame.h
+	irnet/lib/irlap_frame.c irnet/lib/irlap_frame.h \
+	irnet/lib/irlap.c irnet/lib/irlap.h irnet/lib/irlap_internal.h \
+	irnet/lib/irlap_discovery.c
 
 UNIT_TESTS += tests/unit/test_qos tests/unit/test_irlap_frame
 tests_unit_test_qos_SOURCES = tests/unit/test_qos.c
