@@ -6,7 +6,10 @@ irnet_lib_libirnet_la_SOURCES += \
 	irnet/lib/irlap.c irnet/lib/irlap.h irnet/lib/irlap_internal.h \
 	irnet/lib/irlap_discovery.c
 
-UNIT_TESTS += tests/unit/test_qos tests/unit/test_irlap_frame
+UNIT_TESTS += tests/unit/test_qos tests/unit/test_irlap_frame tests/unit/test_irlap
+tests_unit_test_irlap_SOURCES = tests/unit/test_irlap.c
+tests_unit_test_irlap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irlap_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 tests_unit_test_qos_SOURCES = tests/unit/test_qos.c
 tests_unit_test_qos_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_qos_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)

@@ -50,8 +50,9 @@ const char *irlap_reason_name(enum irlap_reason r)
 void irlap_config_defaults(struct irlap_config *cfg, uint32_t max_baud, uint32_t min_tat_us)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->qos.baud = qos_baud_mask_upto(max_baud) & 0x3f;
-	cfg->qos.baud |= 0x02; /* 9600 is always there */
+	/* 9600 up to max_baud, SIR rates only; 9600 is always there.
+	 * Like Linux, 2400 is not offered by default. */
+	cfg->qos.baud = (uint16_t)((qos_baud_mask_upto(max_baud) & 0x3e) | 0x02);
 	cfg->qos.max_tat = 0x01;
 	cfg->qos.data_size = 0x3f;
 	cfg->qos.window = 0x7f;

@@ -71,7 +71,7 @@ struct irlap_config {
 	const struct logger *log;
 };
 
-/* Fills a config for a station that handles up to max_baud, needs
+/* Fills a config for a station that handles 9600 up to max_baud, needs
  * min_tat_us of silence before it can receive, and takes everything
  * else at the IrLAP defaults (6..16-slot discovery at 90 ms, 2048-byte
  * frames, window 7, no extra BOFs, 3/8/12 s link disconnect). */
