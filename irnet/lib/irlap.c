@@ -235,6 +235,8 @@ static void reset_sequence(struct irlap *st)
 	st->reset_wanted = false;
 	st->peer_sent_data = false;
 	st->idle_polls = 0;
+	st->last_turn_iframes = 0;
+	st->frame_size = st->q.tx_data_size;
 }
 
 /* Back to NDM after a connection (or a failed attempt). */
@@ -301,8 +303,9 @@ static void peer_answered(struct irlap *st)
 
 /* Next payload for an I-frame of at most room bytes: queued DATA first
  * (in order: a queued frame that does not fit ends the turn), then the
- * pull source. */
-static size_t next_payload(struct irlap *st, uint8_t *buf, size_t room, bool *tx_ready)
+ * pull source, asked for at most pull_room bytes (the adapted size). */
+static size_t next_payload(struct irlap *st, uint8_t *buf, size_t room, size_t pull_room,
+			   bool *tx_ready)
 {
 	if (st->qlen) {
 		struct irlap_buf *b = &st->queue[st->qhead];
@@ -321,8 +324,9 @@ static size_t next_payload(struct irlap *st, uint8_t *buf, size_t room, bool *tx
 		return n;
 	}
 	if (st->ops.pull && !st->disc_pending) {
-		size_t n = st->ops.pull(st->ctx, buf, room);
-		return n <= room ? n : 0;
+		size_t max = room < pull_room ? room : pull_room;
+		size_t n = st->ops.pull(st->ctx, buf, max);
+		return n <= max ? n : 0;
 	}
 	return 0;
 }
@@ -374,7 +378,8 @@ static void plan_new_frames(struct irlap *st, struct turn *t, uint32_t bofs, boo
 {
 	uint32_t cap = st->q.line_capacity;
 	uint32_t data_size = st->q.tx_data_size;
-	uint32_t min_fill = st->cfg.min_fill < data_size ? st->cfg.min_fill : data_size;
+	uint32_t pull_size = st->frame_size ? st->frame_size : data_size;
+	uint32_t min_fill = st->cfg.min_fill < pull_size ? st->cfg.min_fill : pull_size;
 
 	while (((st->vs - st->va) & 7) < st->q.tx_window) {
 		uint32_t room = data_size;
@@ -388,7 +393,7 @@ static void plan_new_frames(struct irlap *st, struct turn *t, uint32_t bofs, boo
 			if (room < min_fill)
 				break;
 		}
-		n = next_payload(st, buf, room, tx_ready);
+		n = next_payload(st, buf, room, pull_size, tx_ready);
 		if (!n)
 			break;
 		st->win[st->vs].len = (uint16_t)n;
@@ -434,6 +439,38 @@ static void drop_sent_ui(struct irlap *st, const struct turn *t)
 }
 
 /*
+ * Frame size adaptation.  Bit errors hit long frames harder: at a bit
+ * error rate of 1e-4 four out of five 2048-byte frames are lost, but
+ * four out of five 256-byte frames arrive.  What the peer did not
+ * acknowledge of our last turn tells how we fare: when more than half
+ * of its I-frames were lost, halve the size of new frames (not below
+ * 64); after a clean turn grow it by a quarter, up to the negotiated
+ * size.  Losses that do not depend on size (a fade, a break) cost
+ * little: they shrink the size only when most of a turn is lost, and
+ * clean turns bring it back quickly.
+ */
+static void adapt_frame_size(struct irlap *st)
+{
+	unsigned sent = st->last_turn_iframes;
+	unsigned lost = (unsigned)((st->vs - st->va) & 7);
+	uint32_t max = st->q.tx_data_size;
+
+	if (!sent || st->remote_busy)
+		return;
+	if (lost > sent)
+		lost = sent;
+	if (2 * lost > sent || (sent == 1 && lost == 1)) {
+		st->frame_size /= 2;
+		if (st->frame_size < 64)
+			st->frame_size = 64;
+	} else if (lost == 0 && st->frame_size < max) {
+		st->frame_size += st->frame_size / 4;
+		if (st->frame_size > max)
+			st->frame_size = max;
+	}
+}
+
+/*
  * Builds and sends one turn: queued UI frames, the I-frames to send
  * again, then new ones while the window and the line capacity allow.
  * The last frame carries P (primary) or F (secondary).  A turn without
@@ -450,6 +487,7 @@ static unsigned send_turn(struct irlap *st, bool allow_empty)
 	bool want_rnr = st->local_busy;
 
 	t.used = t.used_plain = pad;
+	adapt_frame_size(st);
 	for (size_t i = 0; i < st->nui && i < st->q.tx_window; i++)
 		turn_add(&t, ITEM_UI, (uint8_t)i, st->ui[i].data, st->ui[i].len, bofs);
 	if (!st->remote_busy && !st->frmr_pending) {
@@ -459,6 +497,9 @@ static unsigned send_turn(struct irlap *st, bool allow_empty)
 	st->srej = -1;
 	if (t.n == 0 && !allow_empty && !want_rnr)
 		return 0;
+	st->last_turn_iframes = 0;
+	for (unsigned i = 0; i < t.n; i++)
+		st->last_turn_iframes += t.items[i].kind == ITEM_I;
 	send_items(st, &t, pad, bofs, !want_rnr);
 	if (t.n == 0 || want_rnr) {
 		t.used_plain += 6 + bofs;

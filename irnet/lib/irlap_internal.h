@@ -84,6 +84,8 @@ struct irlap {
 	bool peer_sent_data;
 	enum irlap_reason close_reason;
 
+	uint32_t frame_size;      /* current size for new I-frames (adapts to losses) */
+	unsigned last_turn_iframes;
 	uint8_t vs, vr, va;
 	bool remote_busy, local_busy;
 	int srej;                 /* Nr of an SREJ to honour, or -1 */
