@@ -22,4 +22,8 @@ FUZZERS += tests/fuzz/fuzz_irlap_frame
 tests_fuzz_fuzz_irlap_frame_SOURCES = tests/fuzz/fuzz_irlap_frame.c
 tests_fuzz_fuzz_irlap_frame_LDADD = irnet/lib/libirnet.la
 tests_fuzz_fuzz_irlap_frame_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+FUZZERS += tests/fuzz/fuzz_irlap_station
+tests_fuzz_fuzz_irlap_station_SOURCES = tests/fuzz/fuzz_irlap_station.c
+tests_fuzz_fuzz_irlap_station_LDADD = irnet/lib/libirnet.la
+tests_fuzz_fuzz_irlap_station_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
