@@ -92,6 +92,7 @@ static void wire_send_frame(void *ctx, const uint8_t *frame, size_t len,
 	struct sim_port *p = ctx;
 	struct sim *s = p->owner;
 	int n = encode(p, frame, len, tx->xbofs);
+	uint64_t done = s->now;
 
 	if (n < 0) {
 		log_msg(s->log, LOG_LEVEL_ERROR, "sim: station %d: frame of %zu bytes not encoded",
@@ -107,12 +108,14 @@ static void wire_send_frame(void *ctx, const uint8_t *frame, size_t len,
 		memset(p->tx, SIR_XBOF, (size_t)n);
 		s->counters.frames_lost[p->index]++;
 	}
-	wire_transmit(s->wire, p->index, p->tx, (size_t)n, s->now, NULL);
+	wire_transmit(s->wire, p->index, p->tx, (size_t)n, s->now, &done);
 	if (tx->speed_after)
 		wire_set_speed(s->wire, p->index, tx->speed_after, s->now);
 	s->counters.frames_sent[p->index]++;
+	/* Stamped when the frame has left, as a receiver's are when it has
+	 * arrived. */
 	if (s->capture && p->index == 0)
-		pcap_writer_frame(&s->pw, s->now, PCAP_DIR_TX, frame, len);
+		pcap_writer_frame(&s->pw, done, PCAP_DIR_TX, frame, len);
 }
 
 static void wire_port_speed(void *ctx, uint32_t baud)
