@@ -19,7 +19,21 @@
 #include "irlap.h"
 #include "sim.h"
 
+/*
+ * The transfers move 1 MiB each way.  Under AddressSanitizer (the
+ * sanitizer build runs every unit test again, several times slower) the
+ * same scenarios move a quarter of that.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(UNDER_ASAN)
+#define MIB (256 * 1024)
+#else
 #define MIB (1024 * 1024)
+#endif
 #define SEC 1000000ull
 
 static const uint32_t addr[2] = { 0x0a0b0c01, 0x0a0b0c02 };
@@ -217,12 +231,6 @@ static bool both_down(void *ctx)
 	       irlap_get_state(sim_station(a->sim, 1)) == IRLAP_NDM;
 }
 
-static bool half_received(void *ctx)
-{
-	struct app *a = ctx;
-	return a->side[1].rx_len >= a->side[1].rx_cap / 4;
-}
-
 static void connect_pair(struct app *a)
 {
 	struct irlap_request r = { .type = IRLAP_REQ_CONNECT, .daddr = addr[1] };
@@ -286,6 +294,7 @@ static void run_transfer(const struct scenario *sc, double min_eff)
 	teardown(a);
 }
 
+#ifndef SIM_FAULTS
 static void one_way(void **state, uint32_t baud, uint32_t window)
 {
 	struct scenario sc = { .baud = baud, .window = window, .bytes = { MIB, 0 } };
@@ -306,93 +315,6 @@ static void mib_both_ways_9600_w1(void **state) { both_ways(state, 9600, 1); }
 static void mib_both_ways_9600_w7(void **state) { both_ways(state, 9600, 7); }
 static void mib_both_ways_115200_w1(void **state) { both_ways(state, 115200, 1); }
 static void mib_both_ways_115200_w7(void **state) { both_ways(state, 115200, 7); }
-
-static void mib_with_bit_errors(void **state)
-{
-	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, MIB }, .ber = 1e-4 };
-	run_transfer(&sc, 0.02);
-}
-
-static void mib_with_ten_percent_frames_lost(void **state)
-{
-	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, MIB }, .frame_loss = 0.10 };
-	struct app *a = setup(&sc);
-
-	connect_pair(a);
-	assert_true(sim_run_while_not(a->sim, transfer_done, a, sim_now(a->sim) + budget_us(&sc, 0.05)));
-	check_received(a);
-	assert_true(irlap_get_stats(sim_station(a->sim, 0))->iframes_retx > 0);
-	disconnect_pair(a);
-	teardown(a);
-}
-
-static void short_link_break_recovers(void **state)
-{
-	/* 5 s without a line: past the 3 s warning, inside the 12 s limit. */
-	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, MIB },
-			       .brk = { .start_us = 20 * SEC, .duration_us = 5 * SEC } };
-	struct app *a = setup(&sc);
-
-	connect_pair(a);
-	assert_true(sim_run_while_not(a->sim, transfer_done, a, sim_now(a->sim) + budget_us(&sc, 0.3)));
-	check_received(a);
-	assert_int_equal(a->side[0].disconnects, 0);
-	assert_int_equal(a->side[1].disconnects, 0);
-	assert_true(a->side[0].no_activity >= 1);
-	assert_true(a->side[0].link_ok >= 1);
-	disconnect_pair(a);
-	teardown(a);
-}
-
-static void long_link_break_ends_the_link_on_both_sides(void **state)
-{
-	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, MIB },
-			       .brk = { .start_us = 20 * SEC, .duration_us = 30 * SEC } };
-	struct app *a = setup(&sc);
-
-	connect_pair(a);
-	assert_true(sim_run_while_not(a->sim, both_down, a, 60 * SEC));
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(a->side[i].disconnects, 1);
-		assert_int_equal(a->side[i].reason, IRLAP_REASON_NO_RESPONSE);
-		assert_true(a->side[i].rx_len < MIB);
-	}
-	/* Both dropped within a few seconds of the 12 s limit. */
-	assert_true(sim_now(a->sim) < 20 * SEC + 15 * SEC);
-	/* Nothing hangs: the stations idle in NDM with no timers running. */
-	sim_run_until(a->sim, 120 * SEC);
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(irlap_get_state(sim_station(a->sim, i)), IRLAP_NDM);
-		assert_int_equal(irlap_deadline(sim_station(a->sim, i)), UINT64_MAX);
-	}
-	teardown(a);
-}
-
-static void busy_receiver_for_five_seconds(void **state)
-{
-	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, 0 } };
-	struct app *a = setup(&sc);
-	struct irlap_request busy = { .type = IRLAP_REQ_LOCAL_BUSY, .busy = true };
-	size_t at_busy;
-
-	connect_pair(a);
-	assert_true(sim_run_while_not(a->sim, half_received, a, sim_now(a->sim) + 100 * SEC));
-	assert_int_equal(sim_request(a->sim, 1, &busy), 0);
-	at_busy = a->side[1].rx_len;
-	uint64_t t_busy = sim_now(a->sim);
-	sim_run_until(a->sim, t_busy + 5 * SEC);
-	/* Nothing was taken while busy, and the link stayed up. */
-	assert_int_equal(a->side[1].rx_len, at_busy);
-	assert_true(a->side[0].connected && a->side[1].connected);
-	assert_int_equal(a->side[0].remote_busy, 1);
-	busy.busy = false;
-	assert_int_equal(sim_request(a->sim, 1, &busy), 0);
-	assert_true(sim_run_while_not(a->sim, transfer_done, a, sim_now(a->sim) + 200 * SEC));
-	assert_int_equal(a->side[0].remote_ready, 1);
-	check_received(a);
-	disconnect_pair(a);
-	teardown(a);
-}
 
 /* ---- discovery ----------------------------------------------------------- */
 
@@ -516,8 +438,107 @@ static void address_conflict_is_resolved(void **state)
 	assert_true(resolved);
 }
 
+#else
+static bool half_received(void *ctx)
+{
+	struct app *a = ctx;
+	return a->side[1].rx_len >= a->side[1].rx_cap / 4;
+}
+
+static void mib_with_bit_errors(void **state)
+{
+	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, MIB }, .ber = 1e-4 };
+	run_transfer(&sc, 0.02);
+}
+
+static void mib_with_ten_percent_frames_lost(void **state)
+{
+	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, MIB }, .frame_loss = 0.10 };
+	struct app *a = setup(&sc);
+
+	connect_pair(a);
+	assert_true(sim_run_while_not(a->sim, transfer_done, a, sim_now(a->sim) + budget_us(&sc, 0.05)));
+	check_received(a);
+	assert_true(irlap_get_stats(sim_station(a->sim, 0))->iframes_retx > 0);
+	disconnect_pair(a);
+	teardown(a);
+}
+
+static void short_link_break_recovers(void **state)
+{
+	/* 5 s without a line: past the 3 s warning, inside the 12 s limit. */
+	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, MIB },
+			       .brk = { .start_us = 20 * SEC, .duration_us = 5 * SEC } };
+	struct app *a = setup(&sc);
+
+	connect_pair(a);
+	assert_true(sim_run_while_not(a->sim, transfer_done, a, sim_now(a->sim) + budget_us(&sc, 0.3)));
+	check_received(a);
+	assert_int_equal(a->side[0].disconnects, 0);
+	assert_int_equal(a->side[1].disconnects, 0);
+	assert_true(a->side[0].no_activity >= 1);
+	assert_true(a->side[0].link_ok >= 1);
+	disconnect_pair(a);
+	teardown(a);
+}
+
+static void long_link_break_ends_the_link_on_both_sides(void **state)
+{
+	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, MIB },
+			       .brk = { .start_us = 20 * SEC, .duration_us = 30 * SEC } };
+	struct app *a = setup(&sc);
+
+	connect_pair(a);
+	assert_true(sim_run_while_not(a->sim, both_down, a, 60 * SEC));
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(a->side[i].disconnects, 1);
+		assert_int_equal(a->side[i].reason, IRLAP_REASON_NO_RESPONSE);
+		assert_true(a->side[i].rx_len < MIB);
+	}
+	/* Both dropped within a few seconds of the 12 s limit. */
+	assert_true(sim_now(a->sim) < 20 * SEC + 15 * SEC);
+	/* Nothing hangs: the stations idle in NDM with no timers running. */
+	sim_run_until(a->sim, 120 * SEC);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(irlap_get_state(sim_station(a->sim, i)), IRLAP_NDM);
+		assert_int_equal(irlap_deadline(sim_station(a->sim, i)), UINT64_MAX);
+	}
+	teardown(a);
+}
+
+static void busy_receiver_for_five_seconds(void **state)
+{
+	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, 0 } };
+	struct app *a = setup(&sc);
+	struct irlap_request busy = { .type = IRLAP_REQ_LOCAL_BUSY, .busy = true };
+	size_t at_busy;
+
+	connect_pair(a);
+	assert_true(sim_run_while_not(a->sim, half_received, a, sim_now(a->sim) + 100 * SEC));
+	assert_int_equal(sim_request(a->sim, 1, &busy), 0);
+	at_busy = a->side[1].rx_len;
+	uint64_t t_busy = sim_now(a->sim);
+	sim_run_until(a->sim, t_busy + 5 * SEC);
+	/* Nothing was taken while busy, and the link stayed up. */
+	assert_int_equal(a->side[1].rx_len, at_busy);
+	assert_true(a->side[0].connected && a->side[1].connected);
+	assert_int_equal(a->side[0].remote_busy, 1);
+	busy.busy = false;
+	assert_int_equal(sim_request(a->sim, 1, &busy), 0);
+	assert_true(sim_run_while_not(a->sim, transfer_done, a, sim_now(a->sim) + 200 * SEC));
+	assert_int_equal(a->side[0].remote_ready, 1);
+	check_received(a);
+	disconnect_pair(a);
+	teardown(a);
+}
+
+#endif
+
+/* Built twice (SIM_FAULTS chooses the group) so that the two halves
+ * run in parallel under `make -j`. */
 int main(void)
 {
+#ifndef SIM_FAULTS
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(discovers_one_peer_over_the_wire),
 		cmocka_unit_test(discovers_several_peers_on_a_shared_medium),
@@ -530,13 +551,19 @@ int main(void)
 		cmocka_unit_test(mib_both_ways_9600_w7),
 		cmocka_unit_test(mib_both_ways_115200_w1),
 		cmocka_unit_test(mib_both_ways_115200_w7),
+	};
+#define GROUP "sim"
+#else
+	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mib_with_bit_errors),
 		cmocka_unit_test(mib_with_ten_percent_frames_lost),
 		cmocka_unit_test(short_link_break_recovers),
 		cmocka_unit_test(long_link_break_ends_the_link_on_both_sides),
 		cmocka_unit_test(busy_receiver_for_five_seconds),
 	};
+#define GROUP "sim_faults"
+#endif
 	if (getenv("SIM_TEST_FILTER"))
 		cmocka_set_test_filter(getenv("SIM_TEST_FILTER"));
-	return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
+	return cmocka_run_group_tests_name(GROUP, tests, NULL, NULL);
 }
