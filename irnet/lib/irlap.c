@@ -353,23 +353,26 @@ static void turn_add(struct turn *t, enum item_kind kind, uint8_t idx, const uin
 }
 
 /* Unacknowledged I-frames go again (the peer had the token since: what
- * it did not acknowledge is lost), or only the one an SREJ names. */
-static void plan_retransmissions(struct irlap *st, struct turn *t, uint32_t bofs)
+ * it did not acknowledge is lost), or only the one an SREJ names.
+ * Returns false if the turn could not hold them all (then no new frame
+ * may follow: it would arrive out of sequence). */
+static bool plan_retransmissions(struct irlap *st, struct turn *t, uint32_t bofs)
 {
 	if (st->srej >= 0) {
 		uint8_t ns = (uint8_t)st->srej;
 		turn_add(t, ITEM_I, ns, st->win[ns].data, st->win[ns].len, bofs);
 		st->stats.iframes_retx++;
-		return;
+		return true;
 	}
 	for (uint8_t ns = st->va; ns != st->vs; ns = (ns + 1) & 7) {
 		uint32_t c = escaped_len(st->win[ns].data, st->win[ns].len) + 6 + bofs;
 
 		if (t->n && t->used + c > st->q.line_capacity)
-			break;
+			return false;
 		turn_add(t, ITEM_I, ns, st->win[ns].data, st->win[ns].len, bofs);
 		st->stats.iframes_retx++;
 	}
+	return true;
 }
 
 /* New I-frames while the window and the line capacity allow; the last
@@ -491,8 +494,8 @@ static unsigned send_turn(struct irlap *st, bool allow_empty)
 	for (size_t i = 0; i < st->nui && i < st->q.tx_window; i++)
 		turn_add(&t, ITEM_UI, (uint8_t)i, st->ui[i].data, st->ui[i].len, bofs);
 	if (!st->remote_busy && !st->frmr_pending) {
-		plan_retransmissions(st, &t, bofs);
-		plan_new_frames(st, &t, bofs, &tx_ready);
+		if (plan_retransmissions(st, &t, bofs))
+			plan_new_frames(st, &t, bofs, &tx_ready);
 	}
 	st->srej = -1;
 	if (t.n == 0 && !allow_empty && !want_rnr)
