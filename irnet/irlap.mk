@@ -6,6 +6,8 @@ irnet_lib_libirnet_la_SOURCES += \
 	irnet/lib/irlap.c irnet/lib/irlap.h irnet/lib/irlap_internal.h \
 	irnet/lib/irlap_discovery.c
 
+noinst_HEADERS += tests/unit/irlap_vectors.h
+
 UNIT_TESTS += tests/unit/test_qos tests/unit/test_irlap_frame tests/unit/test_irlap
 tests_unit_test_irlap_SOURCES = tests/unit/test_irlap.c
 tests_unit_test_irlap_CFLAGS = $(UNIT_CFLAGS)

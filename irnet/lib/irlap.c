@@ -635,34 +635,42 @@ static void take_iframe(struct irlap *st, const struct irlap_frame *f)
 	irlap_deliver(st, &ev);
 }
 
+/* I and S frames in NRM, either role: Nr, the peer's busy state, an
+ * SREJ, the I-frame's data.  False (nothing taken) if Nr is invalid. */
+static bool take_numbered(struct irlap *st, const struct irlap_frame *f)
+{
+	if (!take_nr(st, f->nr))
+		return false;
+	note_peer_busy(st, f->type == IRLAP_F_RNR);
+	if (f->type == IRLAP_F_SREJ && st->va != st->vs)
+		st->srej = st->va;
+	if (f->type == IRLAP_F_I)
+		take_iframe(st, f);
+	return true;
+}
+
+/* UI data, or the answer to our TEST, up to the user. */
+static void deliver_unnumbered(struct irlap *st, const struct irlap_frame *f)
+{
+	struct irlap_event ev = { .type = f->type == IRLAP_F_UI ? IRLAP_EV_UI : IRLAP_EV_TEST,
+				  .data = f->info, .len = f->info_len };
+	irlap_deliver(st, &ev);
+}
+
 static void handle_nrm_p(struct irlap *st, const struct irlap_frame *f)
 {
-	struct irlap_event ev = { .data = f->info, .len = f->info_len };
-
 	switch (f->type) {
 	case IRLAP_F_I:
-		if (!take_nr(st, f->nr))
-			goto invalid_nr;
-		note_peer_busy(st, false);
-		take_iframe(st, f);
-		break;
 	case IRLAP_F_RR:
 	case IRLAP_F_REJ:
 	case IRLAP_F_RNR:
 	case IRLAP_F_SREJ:
-		if (!take_nr(st, f->nr))
+		if (!take_numbered(st, f))
 			goto invalid_nr;
-		note_peer_busy(st, f->type == IRLAP_F_RNR);
-		if (f->type == IRLAP_F_SREJ && st->va != st->vs)
-			st->srej = st->va;
 		break;
 	case IRLAP_F_UI:
-		ev.type = IRLAP_EV_UI;
-		irlap_deliver(st, &ev);
-		break;
 	case IRLAP_F_TEST:
-		ev.type = IRLAP_EV_TEST;
-		irlap_deliver(st, &ev);
+		deliver_unnumbered(st, f);
 		break;
 	case IRLAP_F_FRMR:
 		st->stats.resets++;
@@ -758,42 +766,23 @@ static void handle_ndm(struct irlap *st, const struct irlap_frame *f);
 
 static void handle_nrm_s(struct irlap *st, const struct irlap_frame *f)
 {
-	struct irlap_event ev = { .data = f->info, .len = f->info_len };
-
 	irlap_start_timer(st, T_WD, st->now + st->wd_us);
 	peer_answered(st);
 	switch (f->type) {
 	case IRLAP_F_I:
-		if (f->info_len > st->q.rx_data_size) {
-			set_frmr(st, f, IRLAP_FRMR_Y);
-			break;
-		}
-		if (!take_nr(st, f->nr)) {
-			set_frmr(st, f, IRLAP_FRMR_Z);
-			break;
-		}
-		note_peer_busy(st, false);
-		take_iframe(st, f);
-		break;
 	case IRLAP_F_RR:
 	case IRLAP_F_RNR:
 	case IRLAP_F_REJ:
 	case IRLAP_F_SREJ:
-		if (f->info_len) {
+		if (f->type == IRLAP_F_I && f->info_len > st->q.rx_data_size)
+			set_frmr(st, f, IRLAP_FRMR_Y);
+		else if (f->type != IRLAP_F_I && f->info_len)
 			set_frmr(st, f, IRLAP_FRMR_X);
-			break;
-		}
-		if (!take_nr(st, f->nr)) {
+		else if (!take_numbered(st, f))
 			set_frmr(st, f, IRLAP_FRMR_Z);
-			break;
-		}
-		note_peer_busy(st, f->type == IRLAP_F_RNR);
-		if (f->type == IRLAP_F_SREJ && st->va != st->vs)
-			st->srej = st->va;
 		break;
 	case IRLAP_F_UI:
-		ev.type = IRLAP_EV_UI;
-		irlap_deliver(st, &ev);
+		deliver_unnumbered(st, f);
 		break;
 	case IRLAP_F_SNRM:
 		if (f->info_len == 0) {

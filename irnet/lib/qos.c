@@ -125,24 +125,25 @@ uint8_t qos_min_tat_mask_for(uint32_t need_us)
 	return mask ? mask : 0x01;
 }
 
-uint8_t qos_data_size_mask_upto(uint32_t max_data)
+/* Bits of the table entries up to max (bit 0 if none: the smallest). */
+static uint8_t mask_upto(const uint32_t *table, size_t n, uint32_t max)
 {
 	uint8_t mask = 0;
 
-	for (size_t i = 0; i < COUNT(data_size_table); i++)
-		if (data_size_table[i] <= max_data)
+	for (size_t i = 0; i < n; i++)
+		if (table[i] <= max)
 			mask |= (uint8_t)(1u << i);
 	return mask ? mask : 0x01;
 }
 
+uint8_t qos_data_size_mask_upto(uint32_t max_data)
+{
+	return mask_upto(data_size_table, COUNT(data_size_table), max_data);
+}
+
 uint8_t qos_window_mask_upto(uint32_t max_window)
 {
-	uint8_t mask = 0;
-
-	for (size_t i = 0; i < COUNT(window_table); i++)
-		if (window_table[i] <= max_window)
-			mask |= (uint8_t)(1u << i);
-	return mask ? mask : 0x01;
+	return mask_upto(window_table, COUNT(window_table), max_window);
 }
 
 void qos_defaults(struct qos_bits *q)

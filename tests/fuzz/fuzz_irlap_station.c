@@ -20,11 +20,12 @@
 
 #include "irlap.h"
 #include "irlap_frame.h"
+#include "../unit/irlap_vectors.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define OURS 0x12345678u
-#define PEER 0xaabbccddu
+#define OURS VEC_OURS
+#define PEER VEC_PEER
 
 struct ctx {
 	uint8_t caddr;
@@ -68,11 +69,6 @@ static size_t on_pull(void *c, uint8_t *buf, size_t max)
 	return n;
 }
 
-static const uint8_t snrm[] = {
-	0xff, 0x93, 0x78, 0x56, 0x34, 0x12, 0xdd, 0xcc, 0xbb, 0xaa, 0x5a,
-	0x01, 0x01, 0x3e, 0x82, 0x01, 0x01, 0x83, 0x01, 0x3f, 0x84, 0x01, 0x7f,
-	0x85, 0x01, 0xff, 0x86, 0x01, 0x03, 0x08, 0x01, 0x07,
-};
 static const uint8_t ua[] = {
 	0x00, 0x73, 0xdd, 0xcc, 0xbb, 0xaa, 0x78, 0x56, 0x34, 0x12,
 	0x01, 0x01, 0x3e, 0x84, 0x01, 0x07,
@@ -122,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		irlap_input(st, u, sizeof(u), now);
 	} else {
 		struct irlap_request r = { .type = IRLAP_REQ_ACCEPT };
-		irlap_input(st, snrm, sizeof(snrm), now);
+		irlap_input(st, vec_snrm, sizeof(vec_snrm), now);
 		irlap_request(st, &r, now);
 		x.caddr = 0x2d;
 	}

@@ -18,10 +18,11 @@
 
 #include "irlap.h"
 #include "irlap_frame.h"
+#include "irlap_vectors.h"
 #include "log.h"
 
-#define OURS 0x12345678u
-#define PEER 0xaabbccddu
+#define OURS VEC_OURS
+#define PEER VEC_PEER
 #define MAX_SENT 256
 #define MAX_EVENTS 64
 
@@ -215,17 +216,6 @@ static struct irlap_frame parse_sent(const struct sent *s)
 	return f;
 }
 
-static const uint8_t snrm_vec[] = {
-	0xff, 0x93, 0x78, 0x56, 0x34, 0x12, 0xdd, 0xcc, 0xbb, 0xaa, 0x5a,
-	0x01, 0x01, 0x3e, 0x82, 0x01, 0x01, 0x83, 0x01, 0x3f, 0x84, 0x01, 0x7f,
-	0x85, 0x01, 0xff, 0x86, 0x01, 0x03, 0x08, 0x01, 0x07,
-};
-static const uint8_t ua_vec[] = {
-	0x5a, 0x73, 0xdd, 0xcc, 0xbb, 0xaa, 0x78, 0x56, 0x34, 0x12,
-	0x01, 0x01, 0x3e, 0x82, 0x01, 0x01, 0x83, 0x01, 0x3f, 0x84, 0x01, 0x3f,
-	0x85, 0x01, 0x80, 0x86, 0x01, 0x02, 0x08, 0x01, 0xff,
-};
-
 static void xid_cmd(uint8_t *buf, size_t *len, uint32_t from, uint8_t slot, bool final,
 		    bool new_addr)
 {
@@ -404,7 +394,7 @@ static void address_conflict_runs_a_new_address_round(void **state)
 
 static void connect_secondary(struct h *h)
 {
-	input(h, snrm_vec, sizeof(snrm_vec));
+	input(h, vec_snrm, sizeof(vec_snrm));
 	assert_int_equal(irlap_get_state(h->st), IRLAP_NRM_S);
 }
 
@@ -415,7 +405,7 @@ static void accepts_snrm_and_switches_speed_after_ua(void **state)
 	struct irlap_connect_info ci;
 
 	h->accept = false;
-	input(h, snrm_vec, sizeof(snrm_vec));
+	input(h, vec_snrm, sizeof(vec_snrm));
 	assert_int_equal(irlap_get_state(h->st), IRLAP_CONN);
 	assert_non_null(find_event(h, IRLAP_EV_CONNECT_IND));
 	assert_int_equal(h->nsent, 0);
@@ -460,11 +450,11 @@ static void accepts_snrm_and_switches_speed_after_ua(void **state)
 static void ignores_snrm_not_for_us(void **state)
 {
 	struct h *h = make(0x01020304, 1, 1000, false);
-	uint8_t buf[sizeof(snrm_vec)];
+	uint8_t buf[sizeof(vec_snrm)];
 
-	input(h, snrm_vec, sizeof(snrm_vec)); /* for PEER, not us */
-	input(h, snrm_vec, 2);                /* no I-field */
-	memcpy(buf, snrm_vec, sizeof(buf));
+	input(h, vec_snrm, sizeof(vec_snrm)); /* for PEER, not us */
+	input(h, vec_snrm, 2);                /* no I-field */
+	memcpy(buf, vec_snrm, sizeof(buf));
 	buf[6] = 0x04; buf[7] = 0x03; buf[8] = 0x02; buf[9] = 0x01;
 	input(h, buf, sizeof(buf) - 2);       /* QoS list cut: malformed */
 	assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
@@ -481,7 +471,7 @@ static void rejecting_sends_dm(void **state)
 	struct irlap_request rej = { .type = IRLAP_REQ_REJECT };
 
 	h->accept = false;
-	input(h, snrm_vec, sizeof(snrm_vec));
+	input(h, vec_snrm, sizeof(vec_snrm));
 	assert_int_equal(irlap_request(h->st, &rej, h->now), 0);
 	assert_int_equal(h->nsent, 1);
 	assert_int_equal(h->sent[0].frame[0], 0x5a);
@@ -493,13 +483,13 @@ static void rejecting_sends_dm(void **state)
 static uint8_t connect_primary(struct h *h)
 {
 	struct irlap_request r = { .type = IRLAP_REQ_CONNECT, .daddr = PEER };
-	uint8_t ua[sizeof(ua_vec)];
+	uint8_t ua[sizeof(vec_ua)];
 	uint8_t caddr;
 
 	assert_int_equal(irlap_request(h->st, &r, h->now), 0);
 	assert_int_equal(irlap_get_state(h->st), IRLAP_SETUP);
 	caddr = h->sent[h->nsent - 1].frame[10] >> 1;
-	memcpy(ua, ua_vec, sizeof(ua));
+	memcpy(ua, vec_ua, sizeof(ua));
 	ua[0] = (uint8_t)(caddr << 1);
 	h->now += 100000;
 	input(h, ua, sizeof(ua));
@@ -517,9 +507,9 @@ static void connects_as_primary_with_digest_negotiation(void **state)
 	f = parse_sent(&h->sent[0]);
 	assert_int_equal(f.type, IRLAP_F_SNRM);
 	assert_int_equal(irlap_snrm_parse(&f, &ci), 0);
-	assert_int_equal(h->sent[0].len, sizeof(snrm_vec));
-	assert_memory_equal(h->sent[0].frame, snrm_vec, 10);
-	assert_memory_equal(h->sent[0].frame + 11, snrm_vec + 11, sizeof(snrm_vec) - 11);
+	assert_int_equal(h->sent[0].len, sizeof(vec_snrm));
+	assert_memory_equal(h->sent[0].frame, vec_snrm, 10);
+	assert_memory_equal(h->sent[0].frame + 11, vec_snrm + 11, sizeof(vec_snrm) - 11);
 	assert_true(caddr >= 1 && caddr <= 0x7e);
 	assert_int_equal(h->sent[0].tx.baud, 9600);
 

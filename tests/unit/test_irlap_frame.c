@@ -13,32 +13,11 @@
 #include <cmocka.h>
 
 #include "irlap_frame.h"
+#include "irlap_vectors.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define OURS 0x12345678u
-#define PEER 0xaabbccddu
-
-static const uint8_t xid_slot0[] = {
-	0xff, 0x3f, 0x01, 0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00, 0x00,
-};
-static const uint8_t xid_final[] = {
-	0xff, 0x3f, 0x01, 0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0xff, 0x01, 0xff, 0x00,
-	0x04, 0x00, 'L', 'i', 'n', 'u', 'x',
-};
-static const uint8_t xid_rsp[] = {
-	0xfe, 0xbf, 0x01, 0xdd, 0xcc, 0xbb, 0xaa, 0x78, 0x56, 0x34, 0x12, 0x01, 0x02, 0x00,
-	0x82, 0x04, 0x00, 'P', 'h', 'o', 'n', 'e',
-};
-static const uint8_t snrm[] = {
-	0xff, 0x93, 0x78, 0x56, 0x34, 0x12, 0xdd, 0xcc, 0xbb, 0xaa, 0x5a,
-	0x01, 0x01, 0x3e, 0x82, 0x01, 0x01, 0x83, 0x01, 0x3f, 0x84, 0x01, 0x7f,
-	0x85, 0x01, 0xff, 0x86, 0x01, 0x03, 0x08, 0x01, 0x07,
-};
-static const uint8_t ua[] = {
-	0x5a, 0x73, 0xdd, 0xcc, 0xbb, 0xaa, 0x78, 0x56, 0x34, 0x12,
-	0x01, 0x01, 0x3e, 0x82, 0x01, 0x01, 0x83, 0x01, 0x3f, 0x84, 0x01, 0x3f,
-	0x85, 0x01, 0x80, 0x86, 0x01, 0x02, 0x08, 0x01, 0xff,
-};
+#define OURS VEC_OURS
+#define PEER VEC_PEER
 
 static void classifies_control_bytes(void **state)
 {
@@ -132,7 +111,7 @@ static void parses_digest_xid_vectors(void **state)
 	struct irlap_frame f;
 	struct irlap_xid x;
 
-	assert_int_equal(irlap_frame_parse(xid_slot0, sizeof(xid_slot0), &f), 0);
+	assert_int_equal(irlap_frame_parse(vec_xid_slot0, sizeof(vec_xid_slot0), &f), 0);
 	assert_int_equal(irlap_xid_parse(&f, &x), 0);
 	assert_true(x.cmd);
 	assert_int_equal(x.saddr, OURS);
@@ -142,7 +121,7 @@ static void parses_digest_xid_vectors(void **state)
 	assert_false(x.has_info);
 	assert_false(x.new_addr);
 
-	assert_int_equal(irlap_frame_parse(xid_final, sizeof(xid_final), &f), 0);
+	assert_int_equal(irlap_frame_parse(vec_xid_final, sizeof(vec_xid_final), &f), 0);
 	assert_int_equal(irlap_xid_parse(&f, &x), 0);
 	assert_int_equal(x.slot, IRLAP_XID_FINAL_SLOT);
 	assert_true(x.has_info);
@@ -152,7 +131,7 @@ static void parses_digest_xid_vectors(void **state)
 	assert_int_equal(x.info.nickname_len, 5);
 	assert_memory_equal(x.info.nickname, "Linux", 5);
 
-	assert_int_equal(irlap_frame_parse(xid_rsp, sizeof(xid_rsp), &f), 0);
+	assert_int_equal(irlap_frame_parse(vec_xid_rsp, sizeof(vec_xid_rsp), &f), 0);
 	assert_int_equal(irlap_xid_parse(&f, &x), 0);
 	assert_false(x.cmd);
 	assert_int_equal(x.saddr, PEER);
@@ -171,24 +150,24 @@ static void builds_digest_xid_vectors(void **state)
 	};
 	uint8_t buf[64];
 
-	assert_int_equal(irlap_xid_build(buf, sizeof(buf), &x), sizeof(xid_slot0));
-	assert_memory_equal(buf, xid_slot0, sizeof(xid_slot0));
+	assert_int_equal(irlap_xid_build(buf, sizeof(buf), &x), sizeof(vec_xid_slot0));
+	assert_memory_equal(buf, vec_xid_slot0, sizeof(vec_xid_slot0));
 
 	x.slot = 0xff;
 	x.has_info = true;
 	x.info = (struct irlap_discovery_info){ .hints = { 0x04 }, .nhints = 1, .charset = 0,
 						.nickname_len = 5 };
 	memcpy(x.info.nickname, "Linux", 5);
-	assert_int_equal(irlap_xid_build(buf, sizeof(buf), &x), sizeof(xid_final));
-	assert_memory_equal(buf, xid_final, sizeof(xid_final));
+	assert_int_equal(irlap_xid_build(buf, sizeof(buf), &x), sizeof(vec_xid_final));
+	assert_memory_equal(buf, vec_xid_final, sizeof(vec_xid_final));
 
 	x = (struct irlap_xid){ .cmd = false, .saddr = PEER, .daddr = OURS, .slots = 6, .slot = 2,
 				.has_info = true };
 	x.info = (struct irlap_discovery_info){ .hints = { 0x02, 0x04 }, .nhints = 2,
 						.nickname_len = 5 };
 	memcpy(x.info.nickname, "Phone", 5);
-	assert_int_equal(irlap_xid_build(buf, sizeof(buf), &x), sizeof(xid_rsp));
-	assert_memory_equal(buf, xid_rsp, sizeof(xid_rsp)); /* extension bit added */
+	assert_int_equal(irlap_xid_build(buf, sizeof(buf), &x), sizeof(vec_xid_rsp));
+	assert_memory_equal(buf, vec_xid_rsp, sizeof(vec_xid_rsp)); /* extension bit added */
 }
 
 static void xid_slot_codes_and_bad_xids(void **state)
@@ -215,16 +194,16 @@ static void xid_slot_codes_and_bad_xids(void **state)
 
 	/* Slot beyond the slot count, wrong format, truncated, hints never
 	 * ending. */
-	memcpy(buf, xid_slot0, sizeof(xid_slot0));
+	memcpy(buf, vec_xid_slot0, sizeof(vec_xid_slot0));
 	buf[12] = 6;
-	assert_int_equal(irlap_frame_parse(buf, sizeof(xid_slot0), &f), 0);
+	assert_int_equal(irlap_frame_parse(buf, sizeof(vec_xid_slot0), &f), 0);
 	assert_int_equal(irlap_xid_parse(&f, &x), -EINVAL);
 	buf[12] = 0;
 	buf[2] = 0x02;
 	assert_int_equal(irlap_xid_parse(&f, &x), -EINVAL);
-	assert_int_equal(irlap_frame_parse(xid_slot0, sizeof(xid_slot0) - 1, &f), 0);
+	assert_int_equal(irlap_frame_parse(vec_xid_slot0, sizeof(vec_xid_slot0) - 1, &f), 0);
 	assert_int_equal(irlap_xid_parse(&f, &x), -EINVAL);
-	memcpy(buf, xid_final, 16);
+	memcpy(buf, vec_xid_final, 16);
 	buf[14] = 0x84;
 	buf[15] = 0x80;
 	assert_int_equal(irlap_frame_parse(buf, 16, &f), 0);
@@ -253,7 +232,7 @@ static void long_nicknames_are_cut(void **state)
 	struct irlap_frame f;
 	struct irlap_xid x;
 
-	memcpy(frame, xid_final, 16);
+	memcpy(frame, vec_xid_final, 16);
 	memset(frame + 16, 'n', 40);
 	assert_int_equal(irlap_frame_parse(frame, sizeof(frame), &f), 0);
 	assert_int_equal(irlap_xid_parse(&f, &x), 0);
@@ -266,7 +245,7 @@ static void snrm_and_ua_vectors(void **state)
 	struct irlap_connect_info ci;
 	uint8_t buf[64];
 
-	assert_int_equal(irlap_frame_parse(snrm, sizeof(snrm), &f), 0);
+	assert_int_equal(irlap_frame_parse(vec_snrm, sizeof(vec_snrm), &f), 0);
 	assert_int_equal(f.type, IRLAP_F_SNRM);
 	assert_int_equal(irlap_snrm_parse(&f, &ci), 0);
 	assert_int_equal(ci.saddr, OURS);
@@ -274,10 +253,10 @@ static void snrm_and_ua_vectors(void **state)
 	assert_int_equal(ci.ncaddr, 0x2d);
 	assert_int_equal(ci.qos.baud, 0x3e);
 	assert_int_equal(ci.qos.min_tat, 0x03);
-	assert_int_equal(irlap_snrm_build(buf, sizeof(buf), &ci), sizeof(snrm));
-	assert_memory_equal(buf, snrm, sizeof(snrm));
+	assert_int_equal(irlap_snrm_build(buf, sizeof(buf), &ci), sizeof(vec_snrm));
+	assert_memory_equal(buf, vec_snrm, sizeof(vec_snrm));
 
-	assert_int_equal(irlap_frame_parse(ua, sizeof(ua), &f), 0);
+	assert_int_equal(irlap_frame_parse(vec_ua, sizeof(vec_ua), &f), 0);
 	assert_int_equal(f.type, IRLAP_F_UA);
 	assert_int_equal(irlap_ua_parse(&f, &ci), 0);
 	assert_int_equal(ci.saddr, PEER);
@@ -285,31 +264,31 @@ static void snrm_and_ua_vectors(void **state)
 	assert_int_equal(ci.qos.window, 0x3f);
 	assert_int_equal(ci.qos.add_bofs, 0x80);
 	assert_int_equal(ci.qos.link_disc, 0xff);
-	assert_int_equal(irlap_ua_connect_build(buf, sizeof(buf), 0x2d, &ci), sizeof(ua));
-	assert_memory_equal(buf, ua, sizeof(ua));
+	assert_int_equal(irlap_ua_connect_build(buf, sizeof(buf), 0x2d, &ci), sizeof(vec_ua));
+	assert_memory_equal(buf, vec_ua, sizeof(vec_ua));
 }
 
 static void bad_snrms_are_rejected(void **state)
 {
-	uint8_t buf[sizeof(snrm)];
+	uint8_t buf[sizeof(vec_snrm)];
 	struct irlap_frame f;
 	struct irlap_connect_info ci;
 
 	/* Connection address 0x00 and broadcast. */
-	memcpy(buf, snrm, sizeof(snrm));
+	memcpy(buf, vec_snrm, sizeof(vec_snrm));
 	buf[10] = 0x00;
 	irlap_frame_parse(buf, sizeof(buf), &f);
 	assert_int_equal(irlap_snrm_parse(&f, &ci), -EINVAL);
 	buf[10] = 0xfe;
 	assert_int_equal(irlap_snrm_parse(&f, &ci), -EINVAL);
 	/* Too short for the addresses. */
-	irlap_frame_parse(snrm, 10, &f);
+	irlap_frame_parse(vec_snrm, 10, &f);
 	assert_int_equal(irlap_snrm_parse(&f, &ci), -EINVAL);
 	/* A QoS list cut in the middle of an item. */
-	irlap_frame_parse(snrm, sizeof(snrm) - 1, &f);
+	irlap_frame_parse(vec_snrm, sizeof(vec_snrm) - 1, &f);
 	assert_int_equal(irlap_snrm_parse(&f, &ci), -EINVAL);
 	/* The reset form has no I-field at all. */
-	irlap_frame_parse(snrm, 2, &f);
+	irlap_frame_parse(vec_snrm, 2, &f);
 	assert_int_equal(irlap_snrm_parse(&f, &ci), -EINVAL);
 }
 
