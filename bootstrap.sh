@@ -28,7 +28,7 @@ PACKAGES=(
 	libgsl-dev libjson-c-dev libcmocka-dev libseccomp-dev libcairo2-dev
 	libumockdev-dev umockdev
 	ppp ppp-dev
-	user-mode-linux qemu-system-x86 busybox-static cpio dash
+	user-mode-linux qemu-system-x86 busybox-static cpio dash xz-utils binutils
 	socat tshark vsftpd iperf3 nuttcp netpipe-tcp ministat curl ftp lftp
 	python3 python3-scipy mandoc iproute2 util-linux procps kmod
 )
@@ -126,7 +126,7 @@ count_trs() {
 	local dir=$1 line name
 	[ -d "$dir" ] || return 0
 	while IFS= read -r line; do
-		name=${line%%:*}
+		name=${line%%.trs:*}
 		case ${line##*:test-result: } in
 		PASS | XFAIL) record "$name" 0 ;;
 		SKIP) record "$name" 77 ;;
@@ -167,11 +167,22 @@ distcheck() {
 	printf '%s\n' "$state" >"$stamp"
 }
 
+# Shows what went wrong: each failed test's log (tail), once per test.
+report_failures() {
+	local name log
+	[ ${#failures[@]} -gt 0 ] || return 0
+	for name in $(printf '%s\n' "${failures[@]}" | sort -u); do
+		log=$name.log
+		[ -f "$log" ] || continue
+		echo "---- $log (last 40 lines)"
+		tail -40 "$log"
+	done
+	echo "failed:"
+	printf '%s\n' "${failures[@]}" | sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/  \2 (\1)/'
+}
+
 summary() {
-	if [ ${#failures[@]} -gt 0 ]; then
-		echo "failed:"
-		printf '  %s\n' "${failures[@]}"
-	fi
+	report_failures
 	local line="$passed passed, $failed failed"
 	[ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
 	echo "$line"

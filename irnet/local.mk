@@ -10,3 +10,4 @@ irnet_lib_libirnet_la_LIBADD = common/libcommon.la
 
 include irnet/phy.mk
 include irnet/irlap.mk
+include irnet/port.mk

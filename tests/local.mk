@@ -61,4 +61,3 @@ bench: $(BENCHMARKS)
 
 # Source-tree checks that need no build.
 TESTS += tests/man-lint.tap tests/banned.tap
-EXTRA_DIST += tests/man-lint.tap tests/banned.tap

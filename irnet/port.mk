@@ -1,0 +1,1 @@
+# irnet/port.mk: the event loop, the serial port, the dongle drivers.

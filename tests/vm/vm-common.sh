@@ -1,0 +1,197 @@
+# Host-side helpers shared by the VM runners and smoke tests.
+# Sourced, not executed: callers set `set -eu` themselves.
+# shellcheck shell=sh disable=SC2034 # the variables are for the includers
+
+# Exit codes, chosen to match automake's default test-driver so that a
+# runner can also be used directly as a LOG_COMPILER.
+VM_PASS=0
+VM_FAIL=1
+VM_SKIP=77
+VM_ERROR=99
+
+# pppd, ip and friends live in sbin, which a normal user's PATH may lack.
+case ":$PATH:" in
+*:/usr/sbin:*) ;;
+*) PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin ;;
+esac
+export PATH
+
+# Default kernel cache; the same default is used by fetch-kernels.sh and
+# qemu-run.sh so that a bootstrap-time fetch is found at test time.
+VM_CACHE=${IRNET_VM_CACHE:-/var/cache/irnet-tools/vm}
+
+# The prefix for messages; each script sets VM_PROG to its own name.
+VM_PROG=${VM_PROG:-vm}
+
+vm_say() {
+	printf '%s: %s\n' "$VM_PROG" "$*"
+}
+
+vm_warn() {
+	printf '%s: %s\n' "$VM_PROG" "$*" >&2
+}
+
+vm_die() {
+	# Usage: vm_die CODE MESSAGE...
+	_code=$1
+	shift
+	printf '%s: error: %s\n' "$VM_PROG" "$*" >&2
+	exit "$_code"
+}
+
+# A missing prerequisite is a skip (77) for automake, unless the caller
+# asked for strictness (CI sets IRNET_VM_REQUIRE=1 so nothing skips
+# silently); then it is a hard error.
+vm_skip() {
+	if [ "${IRNET_VM_REQUIRE:-0}" = 1 ]; then
+		vm_die "$VM_ERROR" "required but unavailable: $*"
+	fi
+	printf '%s: SKIP: %s\n' "$VM_PROG" "$*" >&2
+	exit "$VM_SKIP"
+}
+
+vm_have() {
+	command -v "$1" >/dev/null 2>&1
+}
+
+# Seconds since the epoch with milliseconds, for timings.
+vm_now() {
+	date +%s.%N | cut -c1-14
+}
+
+# Usage: vm_elapsed START  -> prints seconds with one decimal since START
+vm_elapsed() {
+	awk -v s="$1" -v e="$(vm_now)" 'BEGIN { printf "%.1f", e - s }'
+}
+
+# Absolute, symlink-free path of an existing file or directory.
+vm_abspath() {
+	readlink -f -- "$1"
+}
+
+# Kernel command lines and hostfs mount options are split on blanks and
+# commas, so paths handed to a guest must not contain them.
+vm_check_plain_path() {
+	case $1 in
+	*[[:space:],]*) vm_die "$VM_ERROR" "path must not contain blanks or commas: '$1'" ;;
+	esac
+}
+
+# Usage: vm_result_dir RESDIR-or-empty  -> prints an absolute, empty-enough
+# result directory, creating a fresh one under TMPDIR when none was given.
+vm_result_dir() {
+	if [ -n "$1" ]; then
+		mkdir -p -- "$1"
+		vm_abspath "$1"
+	else
+		mktemp -d "${TMPDIR:-/tmp}/irnet-vm.XXXXXX"
+	fi
+}
+
+# Usage: vm_report RESDIR NAME...  -> prints one line per test from the
+# NAME.rc files and, for failures, the NAME.log; returns the aggregate code.
+vm_report() {
+	_res=$1
+	shift
+	_pass=0 _fail=0 _skip=0
+	for _name in "$@"; do
+		_rc=$(cat "$_res/$_name.rc" 2>/dev/null || echo missing)
+		case $_rc in
+		0) _pass=$((_pass + 1)); vm_say "PASS: $_name" ;;
+		77) _skip=$((_skip + 1)); vm_say "SKIP: $_name" ;;
+		*)
+			_fail=$((_fail + 1))
+			vm_say "FAIL: $_name (exit status $_rc)"
+			vm_show_log "$_res/$_name.log" "$_name"
+			;;
+		esac
+	done
+	vm_say "$_pass passed, $_fail failed, $_skip skipped"
+	if [ "$_fail" -gt 0 ]; then
+		return "$VM_FAIL"
+	elif [ "$_pass" -eq 0 ] && [ "$_skip" -gt 0 ]; then
+		return "$VM_SKIP"
+	fi
+	return "$VM_PASS"
+}
+
+# Usage: vm_show_log FILE TITLE [TAIL-LINES]
+vm_show_log() {
+	if [ -f "$1" ]; then
+		printf -- '----- %s -----\n' "$2"
+		if [ -n "${3:-}" ]; then
+			tail -n "$3" -- "$1"
+		else
+			cat -- "$1"
+		fi
+		printf -- '----- end of %s -----\n' "$2"
+	else
+		printf -- '----- %s: no log (%s) -----\n' "$2" "$1"
+	fi
+}
+
+# Usage: vm_test_names TEST.sh...  -> prints the result names, one a line.
+# Names are basenames without .sh; two tests with the same name would
+# overwrite each other's results, so that is refused.
+vm_test_names() {
+	_seen=' '
+	for _t in "$@"; do
+		_n=${_t##*/}
+		_n=${_n%.sh}
+		case $_seen in
+		*" $_n "*) vm_die "$VM_ERROR" "two tests are named '$_n'" ;;
+		esac
+		case $_n in
+		ALL | console | dmesg | qemu | *[!A-Za-z0-9_.-]*)
+			vm_die "$VM_ERROR" "unusable test name '$_n' (from $_t)" ;;
+		esac
+		_seen="$_seen$_n "
+		printf '%s\n' "$_n"
+	done
+}
+
+# ---- helpers for the host-side smoke tests (exit 0 pass, 1 fail, 77 skip)
+
+# Smoke tests must exit with exactly 0, 1 or 77 for automake; anything
+# else (a runner's 99, an unexpected error) counts as a failure.
+vm_smoke_exit() {
+	case $1 in
+	0 | 77) exit "$1" ;;
+	*) exit 1 ;;
+	esac
+}
+
+# Usage: vm_smoke_skip WHY -> like vm_skip but with smoke-test exit codes.
+vm_smoke_skip() {
+	if [ "${IRNET_VM_REQUIRE:-0}" = 1 ]; then
+		printf '%s: FAIL: required but unavailable: %s\n' "$VM_PROG" "$*" >&2
+		exit 1
+	fi
+	printf '%s: SKIP: %s\n' "$VM_PROG" "$*"
+	exit 77
+}
+
+# Usage: vm_smoke_workdir -> prints a fresh work directory under TMPDIR.
+vm_smoke_workdir() {
+	mktemp -d "${TMPDIR:-/tmp}/$VM_PROG.XXXXXX"
+}
+
+# Usage: vm_smoke_finish RC WORKDIR T0 -> reports, cleans up on success
+# (or skip) and exits with the automake code for the runner status RC.
+vm_smoke_finish() {
+	_took=$(vm_elapsed "$3")
+	case $1 in
+	0)
+		rm -rf -- "$2"
+		vm_say "PASS (${_took} s wall clock)"
+		exit 0
+		;;
+	77)
+		rm -rf -- "$2"
+		vm_smoke_skip "the guest test skipped itself (see its log above; ${_took} s)"
+		;;
+	99) vm_say "FAIL: the VM did not report (crash or timeout); results kept in $2 (${_took} s)" ;;
+	*) vm_say "FAIL (runner status $1); results kept in $2 (${_took} s)" ;;
+	esac
+	exit 1
+}
