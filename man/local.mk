@@ -1,4 +1,4 @@
-# man/: one page per program, plugin and config file.  Every page listed
-# in MAN_PAGES is installed and linted by tests/man-lint.tap.
-MAN_PAGES = man/irnet-tools.7
-dist_man_MANS += $(MAN_PAGES)
+# man/: one page per program, plugin and config file.  Each part appends
+# its pages to dist_man_MANS in its own fragment; tests/man-lint.tap lints
+# every page in man/.
+dist_man_MANS += man/irnet-tools.7

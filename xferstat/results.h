@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Link counters sampled around one run (xferstat run --iface). */
 struct xfer_link {
@@ -86,7 +87,23 @@ bool xfer_sets_take(struct xfer_sets *sets, struct xfer_set *set);
 bool xfer_sets_load(struct xfer_sets *sets, const char *path, struct xfer_error *err);
 /* Writes the sets to path atomically (temporary file in the same
  * directory, fsync, rename): a reader sees the old file or the new one,
- * never half of one.  path "-" writes to stdout. */
+ * never half of one.  path "-" writes to stdout.  (xferio:) An existing
+ * path that is not a regular file (/dev/null, a FIFO) is written in
+ * place, never replaced; a symbolic link's target is replaced, not the
+ * link. */
 bool xfer_sets_save(const struct xfer_sets *sets, const char *path, struct xfer_error *err);
+
+/* Extensions (xferio): */
+/* The set with this label and direction (either may be NULL), or NULL. */
+struct xfer_set *xfer_sets_find(struct xfer_sets *sets, const char *label,
+				const char *direction);
+/* As xfer_sets_load, from a buffer; name is used in messages. */
+bool xfer_sets_load_buffer(struct xfer_sets *sets, const char *name,
+			   const char *data, size_t len, struct xfer_error *err);
+/* Writes the JSON form to an open stream; false on a write error. */
+bool xfer_sets_write(const struct xfer_sets *sets, FILE *f);
+/* Reads a whole file ("-": standard input) into a malloc'd buffer. */
+bool xfer_read_whole_file(const char *path, char **data, size_t *len,
+			  struct xfer_error *err);
 
 #endif
