@@ -29,3 +29,29 @@ tests_fuzz_fuzz_irlap_station_SOURCES = tests/fuzz/fuzz_irlap_station.c
 tests_fuzz_fuzz_irlap_station_LDADD = irnet/lib/libirnet.la
 tests_fuzz_fuzz_irlap_station_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
+
+# The simulator needs the phy modules (sir, wire, pcap).
+irnet_lib_libirnet_la_SOURCES += irnet/lib/sim.c irnet/lib/sim.h
+
+UNIT_TESTS += tests/unit/test_irlap_capture tests/unit/test_sim tests/unit/test_sim_faults
+tests_unit_test_irlap_capture_SOURCES = tests/unit/test_irlap_capture.c
+tests_unit_test_irlap_capture_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irlap_capture_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+tests_unit_test_sim_SOURCES = tests/unit/test_sim.c
+tests_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+tests_unit_test_sim_faults_SOURCES = tests/unit/test_sim.c
+tests_unit_test_sim_faults_CFLAGS = $(UNIT_CFLAGS) -DSIM_FAULTS
+tests_unit_test_sim_faults_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+
+# tshark checks a whole simulated session.
+check_PROGRAMS += tests/irlap-session
+tests_irlap_session_SOURCES = tests/irlap-session.c
+tests_irlap_session_LDADD = irnet/lib/libirnet.la
+TESTS += tests/irlap-tshark.tap
+EXTRA_DIST += tests/irlap-tshark.tap
+
+BENCHMARKS += tests/bench/bench_irlap
+noinst_PROGRAMS += tests/bench/bench_irlap
+tests_bench_bench_irlap_SOURCES = tests/bench/bench_irlap.c
+tests_bench_bench_irlap_LDADD = irnet/lib/libirnet.la

@@ -125,6 +125,9 @@ static int run(uint32_t baud, size_t len)
 		double sent0 = (double)(wire_counters(sim_wire(b.sim), 0)->sent - b.sent_before[0]);
 		double sent1 = (double)(wire_counters(sim_wire(b.sim), 1)->sent - b.sent_before[1]);
 		double frames = (double)s0->iframes_tx;
+		/* The line's idle share; a hair below zero is rounding (the
+		 * window starts when the first frame is handed over). */
+		double idle = (line - sent0 - sent1) / line;
 
 		printf("bench: irlap_efficiency_%u %.4f ratio\n", baud, (double)len / line);
 		printf("# %u baud: %zu bytes in %.3f s virtual; data size %u, window %u, turn %u bytes\n",
@@ -133,7 +136,7 @@ static int run(uint32_t baud, size_t len)
 		       "#   XBOF padding+other sender bytes %.4f, receiver's RR frames %.4f, idle turnaround %.4f\n",
 		       (double)len / line, (double)escapes / line, frames * 6 / line,
 		       (sent0 - (double)len - (double)escapes - frames * 6) / line, sent1 / line,
-		       (line - sent0 - sent1) / line);
+		       idle > 0 ? idle : 0.0);
 		printf("#   %llu I-frames (%llu sent again), %llu turns, %llu RR from the receiver\n",
 		       (unsigned long long)s0->iframes_tx, (unsigned long long)s0->iframes_retx,
 		       (unsigned long long)s0->turns, (unsigned long long)s1->turns);
