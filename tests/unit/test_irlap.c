@@ -846,6 +846,44 @@ static void test_frames_are_echoed(void **state)
 	destroy(h);
 }
 
+static void ui_and_test_in_nrm(void **state)
+{
+	struct h *h = make(OURS, 9, 1000, false);
+	struct h *s = make(PEER, 1, 1000, false);
+	struct irlap_request t = { .type = IRLAP_REQ_TEST, .data = (const uint8_t *)"echo", .len = 4 };
+	uint8_t caddr = connect_primary(h);
+	uint8_t buf[64];
+	size_t n;
+
+	/* Secondary: a UI command with P is delivered and the token returned. */
+	connect_secondary(s);
+	n = irlap_build_u(buf, sizeof(buf), 0x2d, true, IRLAP_C_UI, true, (const uint8_t *)"ui!", 3);
+	input(s, buf, n);
+	const struct event *e = find_event(s, IRLAP_EV_UI);
+	assert_non_null(e);
+	assert_int_equal(e->len, 3);
+	assert_memory_equal(e->data, "ui!", 3);
+	assert_int_equal(parse_sent(last_sent(s)).type, IRLAP_F_RR);
+
+	/* Primary: a TEST request goes out with the token, the answer is
+	 * delivered. */
+	assert_int_equal(irlap_request(h->st, &t, h->now), 0);
+	uint8_t rr_f[2] = { (uint8_t)(caddr << 1), 0x11 };
+	input(h, rr_f, 2);
+	struct irlap_frame f = parse_sent(last_sent(h));
+	assert_int_equal(f.type, IRLAP_F_TEST);
+	assert_true(f.cmd && f.pf);
+	assert_memory_equal(f.info, "echo", 4);
+	n = irlap_build_u(buf, sizeof(buf), caddr, false, IRLAP_C_TEST, true, f.info, f.info_len);
+	input(h, buf, n);
+	e = find_event(h, IRLAP_EV_TEST);
+	assert_non_null(e);
+	assert_memory_equal(e->data, "echo", 4);
+	assert_true(irlap_is_connected(h->st));
+	destroy(h);
+	destroy(s);
+}
+
 /* ---- primary: timers and supervision ----------------------------------- */
 
 static void primary_loses_link_after_n2(void **state)
@@ -952,6 +990,7 @@ int main(void)
 		cmocka_unit_test(other_addresses_and_empty_frames_are_ignored),
 		cmocka_unit_test(bad_frames_get_frmr),
 		cmocka_unit_test(test_frames_are_echoed),
+		cmocka_unit_test(ui_and_test_in_nrm),
 		cmocka_unit_test(primary_loses_link_after_n2),
 		cmocka_unit_test(secondary_watchdog_gives_up),
 		cmocka_unit_test(primary_fills_the_turn_within_line_capacity),
