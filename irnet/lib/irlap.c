@@ -1,0 +1,1574 @@
+/*
+ * irlap.c: the IrLAP station: state machines for connection, NRM data
+ * transfer and disconnect, the turn builder, timers and requests.
+ * Discovery lives in irlap_discovery.c.
+ *
+ * Each state has one input handler (handle_<state>) and the timer
+ * handler dispatches on the state as well; every change of state goes
+ * through irlap_set_state(), which logs `FROM --event--> TO`.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "irlap_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NDM_BAUD 9600u
+#define SNRM_BACKOFF_MIN_US 20000u
+#define SNRM_BACKOFF_MAX_US 50000u
+#define F_EXTENSION_US 300000u
+#define LINK_LOST_BUSY_US 500000u
+
+static const char *const state_names[] = {
+	[IRLAP_NDM] = "NDM", [IRLAP_QUERY] = "QUERY", [IRLAP_REPLY] = "REPLY",
+	[IRLAP_CONN] = "CONN", [IRLAP_SETUP] = "SETUP", [IRLAP_XMIT_P] = "XMIT_P",
+	[IRLAP_NRM_P] = "NRM_P", [IRLAP_PCLOSE] = "PCLOSE", [IRLAP_RESET] = "RESET",
+	[IRLAP_NRM_S] = "NRM_S", [IRLAP_XMIT_S] = "XMIT_S", [IRLAP_SCLOSE] = "SCLOSE",
+};
+
+const char *irlap_state_name(enum irlap_state s)
+{
+	return (unsigned)s < sizeof(state_names) / sizeof(state_names[0]) ? state_names[s] : "?";
+}
+
+const char *irlap_reason_name(enum irlap_reason r)
+{
+	switch (r) {
+	case IRLAP_REASON_USER: return "user request";
+	case IRLAP_REASON_PEER: return "peer disconnect";
+	case IRLAP_REASON_NO_RESPONSE: return "no response (link lost)";
+	case IRLAP_REASON_RESET: return "reset failed";
+	case IRLAP_REASON_NOT_FOUND: return "no device found";
+	case IRLAP_REASON_MEDIA_BUSY: return "media busy";
+	case IRLAP_REASON_REFUSED: return "refused";
+	}
+	return "?";
+}
+
+void irlap_config_defaults(struct irlap_config *cfg, uint32_t max_baud, uint32_t min_tat_us)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	/* 9600 up to max_baud, SIR rates only; 9600 is always there.
+	 * Like Linux, 2400 is not offered by default. */
+	cfg->qos.baud = (uint16_t)((qos_baud_mask_upto(max_baud) & 0x3e) | 0x02);
+	cfg->qos.max_tat = 0x01;
+	cfg->qos.data_size = 0x3f;
+	cfg->qos.window = 0x7f;
+	cfg->qos.add_bofs = 0xff;
+	cfg->qos.min_tat = qos_min_tat_mask_for(min_tat_us);
+	cfg->qos.link_disc = 0x07;
+	cfg->info.hints[0] = 0x04; /* Computer */
+	cfg->info.nhints = 1;
+	cfg->slot_us = 90000;
+	cfg->media_sense_us = 500000;
+	cfg->media_wait_max_us = 3000000;
+	cfg->ndm_xbofs = 12;
+	cfg->n3 = 3;
+	cfg->fast_poll_step_us = 50000;
+	cfg->conn_timeout_us = 3000000;
+	cfg->min_fill = 32;
+	cfg->tx_queue_max = 32;
+}
+
+/* ---- plumbing shared with irlap_discovery.c ---------------------------- */
+
+void irlap_set_state(struct irlap *st, enum irlap_state to, const char *event)
+{
+	if (log_enabled(st->log, LOG_LEVEL_DEBUG))
+		log_msg(st->log, LOG_LEVEL_DEBUG, "%s --%s--> %s", irlap_state_name(st->state),
+			event, irlap_state_name(to));
+	st->state = to;
+}
+
+void irlap_start_timer(struct irlap *st, enum irlap_timer t, uint64_t at)
+{
+	st->timer = t;
+	st->timer_at = at;
+}
+
+void irlap_stop_timer(struct irlap *st)
+{
+	st->timer = T_NONE;
+	st->timer_at = UINT64_MAX;
+}
+
+uint32_t irlap_random(struct irlap *st)
+{
+	/* splitmix64: small, good enough for slots and back-off, and
+	 * reproducible from the configured seed. */
+	uint64_t z = (st->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+uint32_t irlap_new_daddr(struct irlap *st)
+{
+	uint32_t a;
+
+	do
+		a = irlap_random(st);
+	while (a == 0 || a == IRLAP_BROADCAST_DADDR || a == st->daddr);
+	return a;
+}
+
+static bool needs_escape(uint8_t b)
+{
+	return b == 0xc0 || b == 0xc1 || b == 0x7d;
+}
+
+static uint32_t escaped_len(const uint8_t *p, size_t len)
+{
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += needs_escape(p[i]) ? 2 : 1;
+	return n;
+}
+
+/* Bytes this frame occupies on the line: XBOFs, BOF, escaped A..I,
+ * FCS, EOF (the FCS taken unescaped: it is unknown here). */
+static uint32_t line_bytes(const uint8_t *frame, size_t len, uint32_t xbofs)
+{
+	return xbofs + 4 + escaped_len(frame, len);
+}
+
+static uint64_t line_time_us(uint32_t bytes, uint32_t baud)
+{
+	return ((uint64_t)bytes * 10 * 1000000 + baud - 1) / baud;
+}
+
+void irlap_send(struct irlap *st, const uint8_t *frame, size_t len, uint32_t xbofs,
+		uint32_t speed_after)
+{
+	struct irlap_txinfo tx = { .baud = st->baud, .xbofs = xbofs, .speed_after = speed_after };
+	uint64_t start = st->tx_end > st->now ? st->tx_end : st->now;
+
+	if (log_enabled(st->log, LOG_LEVEL_DEBUG)) {
+		struct irlap_frame f;
+		char line[96];
+
+		if (irlap_frame_parse(frame, len, &f) == 0)
+			log_msg(st->log, LOG_LEVEL_DEBUG, "tx %s",
+				irlap_frame_describe(&f, line, sizeof(line)));
+	}
+	st->tx_end = start + line_time_us(line_bytes(frame, len, xbofs), st->baud);
+	st->stats.frames_tx++;
+	st->ops.send_frame(st->ctx, frame, len, &tx);
+	if (speed_after)
+		st->baud = speed_after;
+}
+
+void irlap_deliver(struct irlap *st, const struct irlap_event *ev)
+{
+	if (!st->ops.deliver)
+		return;
+	st->cb_depth++;
+	st->ops.deliver(st->ctx, ev);
+	st->cb_depth--;
+}
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static void set_line_speed(struct irlap *st, uint32_t baud)
+{
+	if (st->baud == baud)
+		return;
+	st->baud = baud;
+	if (st->ops.set_speed)
+		st->ops.set_speed(st->ctx, baud);
+}
+
+static uint32_t turn_padding(const struct irlap *st)
+{
+	return st->q.tx_add_bofs + qos_mtt_bytes(st->baud, st->q.tx_min_tat_us);
+}
+
+static void send_s(struct irlap *st, uint8_t stype, bool pf, uint32_t xbofs)
+{
+	size_t n = irlap_build_s(st->frame, sizeof(st->frame), st->caddr, st->primary, stype,
+				 st->vr, pf);
+	if (stype == IRLAP_S_RNR)
+		st->stats.rnr_tx++;
+	irlap_send(st, st->frame, n, xbofs, 0);
+}
+
+static void send_u(struct irlap *st, uint8_t control, const uint8_t *info, size_t len,
+		   uint32_t xbofs, uint32_t speed_after)
+{
+	size_t n = irlap_build_u(st->frame, sizeof(st->frame), st->caddr, st->primary, control,
+				 true, info, len);
+	if (n)
+		irlap_send(st, st->frame, n, xbofs, speed_after);
+}
+
+static void free_buf(struct irlap_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+static void flush_queues(struct irlap *st)
+{
+	while (st->qlen) {
+		free_buf(&st->queue[st->qhead]);
+		st->qhead = (st->qhead + 1) % st->cfg.tx_queue_max;
+		st->qlen--;
+	}
+	for (size_t i = 0; i < st->nui; i++)
+		free_buf(&st->ui[i]);
+	st->nui = 0;
+	free_buf(&st->test);
+	st->test_pending = false;
+}
+
+static void reset_sequence(struct irlap *st)
+{
+	st->vs = st->vr = st->va = 0;
+	st->remote_busy = false;
+	st->srej = -1;
+	st->frmr_pending = false;
+	st->reset_wanted = false;
+	st->peer_sent_data = false;
+	st->idle_polls = 0;
+	st->last_turn_iframes = 0;
+	st->frame_size = st->q.tx_data_size;
+}
+
+/* Back to NDM after a connection (or a failed attempt). */
+static void to_ndm(struct irlap *st, const char *event, bool report, enum irlap_reason reason)
+{
+	struct irlap_event ev = { .type = IRLAP_EV_DISCONNECT, .reason = reason,
+				  .daddr = st->peer_daddr };
+
+	irlap_stop_timer(st);
+	irlap_set_state(st, IRLAP_NDM, event);
+	set_line_speed(st, NDM_BAUD);
+	flush_queues(st);
+	reset_sequence(st);
+	st->disc_pending = false;
+	st->local_busy = false;
+	st->warned = false;
+	st->caddr = IRLAP_BROADCAST;
+	st->media_busy_until = st->now + st->cfg.media_sense_us;
+	if (report)
+		irlap_deliver(st, &ev);
+}
+
+static void link_lost(struct irlap *st, const char *event)
+{
+	log_msg(st->log, LOG_LEVEL_WARNING, "link to 0x%08x lost", st->peer_daddr);
+	to_ndm(st, event, true, IRLAP_REASON_NO_RESPONSE);
+	if (st->media_busy_until < st->now + LINK_LOST_BUSY_US)
+		st->media_busy_until = st->now + LINK_LOST_BUSY_US;
+}
+
+static void status(struct irlap *st, enum irlap_status s)
+{
+	struct irlap_event ev = { .type = IRLAP_EV_STATUS, .status = s };
+	irlap_deliver(st, &ev);
+}
+
+/* Nr acknowledges frames va..nr-1; valid if va <= nr <= vs (mod 8). */
+static bool nr_valid(const struct irlap *st, uint8_t nr)
+{
+	return ((nr - st->va) & 7) <= ((st->vs - st->va) & 7);
+}
+
+static void note_peer_busy(struct irlap *st, bool busy)
+{
+	if (busy == st->remote_busy)
+		return;
+	st->remote_busy = busy;
+	if (busy)
+		st->stats.rnr_rx++;
+	status(st, busy ? IRLAP_STATUS_REMOTE_BUSY : IRLAP_STATUS_REMOTE_READY);
+}
+
+static void peer_answered(struct irlap *st)
+{
+	st->retry = 0;
+	st->f_extended = false;
+	if (st->warned) {
+		st->warned = false;
+		status(st, IRLAP_STATUS_LINK_OK);
+	}
+}
+
+/* ---- the turn ---------------------------------------------------------- */
+
+/* Next payload for an I-frame of at most room bytes: queued DATA first
+ * (in order: a queued frame that does not fit ends the turn), then the
+ * pull source, asked for at most pull_room bytes (the adapted size). */
+static size_t next_payload(struct irlap *st, uint8_t *buf, size_t room, size_t pull_room,
+			   bool *tx_ready)
+{
+	if (st->qlen) {
+		struct irlap_buf *b = &st->queue[st->qhead];
+		size_t n = b->len;
+
+		if (n > room)
+			return 0;
+		memcpy(buf, b->data, n);
+		free_buf(b);
+		st->qhead = (st->qhead + 1) % st->cfg.tx_queue_max;
+		st->qlen--;
+		if (st->queue_was_full && st->qlen <= st->cfg.tx_queue_max / 2) {
+			st->queue_was_full = false;
+			*tx_ready = true;
+		}
+		return n;
+	}
+	if (st->ops.pull && !st->disc_pending) {
+		size_t max = room < pull_room ? room : pull_room;
+		size_t n = st->ops.pull(st->ctx, buf, max);
+		return n <= max ? n : 0;
+	}
+	return 0;
+}
+
+enum item_kind { ITEM_UI, ITEM_I };
+struct turn_item {
+	enum item_kind kind;
+	uint8_t idx; /* UI queue index or Ns */
+};
+
+struct turn {
+	struct turn_item items[IRLAP_UI_QUEUE + 8];
+	unsigned n;
+	uint32_t used;       /* line bytes so far, escapes counted */
+	uint32_t used_plain; /* the digest's formula: no escapes */
+};
+
+static void turn_add(struct turn *t, enum item_kind kind, uint8_t idx, const uint8_t *data,
+		     size_t len, uint32_t bofs)
+{
+	t->items[t->n++] = (struct turn_item){ kind, idx };
+	t->used += escaped_len(data, len) + 6 + bofs;
+	t->used_plain += (uint32_t)len + 6 + bofs;
+}
+
+/* Unacknowledged I-frames go again (the peer had the token since: what
+ * it did not acknowledge is lost), or only the one an SREJ names.
+ * Returns false if the turn could not hold them all (then no new frame
+ * may follow: it would arrive out of sequence). */
+static bool plan_retransmissions(struct irlap *st, struct turn *t, uint32_t bofs)
+{
+	if (st->srej >= 0) {
+		uint8_t ns = (uint8_t)st->srej;
+		turn_add(t, ITEM_I, ns, st->win[ns].data, st->win[ns].len, bofs);
+		st->stats.iframes_retx++;
+		return true;
+	}
+	for (uint8_t ns = st->va; ns != st->vs; ns = (ns + 1) & 7) {
+		uint32_t c = escaped_len(st->win[ns].data, st->win[ns].len) + 6 + bofs;
+
+		if (t->n && t->used + c > st->q.line_capacity)
+			return false;
+		turn_add(t, ITEM_I, ns, st->win[ns].data, st->win[ns].len, bofs);
+		st->stats.iframes_retx++;
+	}
+	return true;
+}
+
+/* New I-frames while the window and the line capacity allow; the last
+ * one is sized to fill what is left of the turn. */
+static void plan_new_frames(struct irlap *st, struct turn *t, uint32_t bofs, bool *tx_ready)
+{
+	uint32_t cap = st->q.line_capacity;
+	uint32_t data_size = st->q.tx_data_size;
+	uint32_t pull_size = st->frame_size ? st->frame_size : data_size;
+	uint32_t min_fill = st->cfg.min_fill < pull_size ? st->cfg.min_fill : pull_size;
+
+	while (((st->vs - st->va) & 7) < st->q.tx_window) {
+		uint32_t room = data_size;
+		uint8_t *buf = st->win[st->vs].data;
+		size_t n;
+
+		if (t->n) {
+			room = cap > t->used + 6 + bofs ? cap - t->used - 6 - bofs : 0;
+			if (room > data_size)
+				room = data_size;
+			if (room < min_fill)
+				break;
+		}
+		n = next_payload(st, buf, room, pull_size, tx_ready);
+		if (!n)
+			break;
+		st->win[st->vs].len = (uint16_t)n;
+		turn_add(t, ITEM_I, st->vs, buf, n, bofs);
+		st->stats.payload_tx += n;
+		st->vs = (st->vs + 1) & 7;
+	}
+}
+
+static void send_items(struct irlap *st, const struct turn *t, uint32_t pad, uint32_t bofs,
+		       bool final_in_items)
+{
+	for (unsigned i = 0; i < t->n; i++) {
+		bool last = final_in_items && i + 1 == t->n;
+		uint32_t xb = bofs + (i == 0 ? pad : 0);
+		size_t n;
+
+		if (t->items[i].kind == ITEM_UI) {
+			const struct irlap_buf *b = &st->ui[t->items[i].idx];
+			n = irlap_build_u(st->frame, sizeof(st->frame), st->caddr, st->primary,
+					  IRLAP_C_UI, last, b->data, b->len);
+		} else {
+			const struct irlap_slot *s = &st->win[t->items[i].idx];
+			n = irlap_build_i(st->frame, sizeof(st->frame), st->caddr, st->primary,
+					  t->items[i].idx, st->vr, last, s->data, s->len);
+			st->stats.iframes_tx++;
+		}
+		irlap_send(st, st->frame, n, xb, 0);
+	}
+}
+
+static void drop_sent_ui(struct irlap *st, const struct turn *t)
+{
+	size_t sent = 0;
+
+	for (unsigned i = 0; i < t->n; i++)
+		if (t->items[i].kind == ITEM_UI)
+			sent++;
+	for (size_t i = 0; i < sent; i++)
+		free_buf(&st->ui[i]);
+	memmove(st->ui, st->ui + sent, (st->nui - sent) * sizeof(st->ui[0]));
+	st->nui -= sent;
+}
+
+/*
+ * Frame size adaptation.  Bit errors hit long frames harder: at a bit
+ * error rate of 1e-4 four out of five 2048-byte frames are lost, but
+ * four out of five 256-byte frames arrive.  What the peer did not
+ * acknowledge of our last turn tells how we fare: when more than half
+ * of its I-frames were lost, halve the size of new frames (not below
+ * 64); after a clean turn grow it by a quarter, up to the negotiated
+ * size.  Losses that do not depend on size (a fade, a break) cost
+ * little: they shrink the size only when most of a turn is lost, and
+ * clean turns bring it back quickly.
+ */
+static void adapt_frame_size(struct irlap *st)
+{
+	unsigned sent = st->last_turn_iframes;
+	unsigned lost = (unsigned)((st->vs - st->va) & 7);
+	uint32_t max = st->q.tx_data_size;
+
+	if (!sent || st->remote_busy)
+		return;
+	if (lost > sent)
+		lost = sent;
+	if (2 * lost > sent || (sent == 1 && lost == 1)) {
+		st->frame_size /= 2;
+		if (st->frame_size < 64)
+			st->frame_size = 64;
+	} else if (lost == 0 && st->frame_size < max) {
+		st->frame_size += st->frame_size / 4;
+		if (st->frame_size > max)
+			st->frame_size = max;
+	}
+}
+
+/*
+ * Builds and sends one turn: queued UI frames, the I-frames to send
+ * again, then new ones while the window and the line capacity allow.
+ * The last frame carries P (primary) or F (secondary).  A turn without
+ * frames is a single RR, or nothing at all unless allow_empty.  In
+ * local busy the turn ends with RNR instead.  Returns the number of
+ * frames sent.
+ */
+static unsigned send_turn(struct irlap *st, bool allow_empty)
+{
+	struct turn t = { .n = 0 };
+	uint32_t bofs = st->q.tx_add_bofs;
+	uint32_t pad = qos_mtt_bytes(st->baud, st->q.tx_min_tat_us);
+	bool tx_ready = false;
+	bool want_rnr = st->local_busy;
+
+	t.used = t.used_plain = pad;
+	adapt_frame_size(st);
+	for (size_t i = 0; i < st->nui && i < st->q.tx_window; i++)
+		turn_add(&t, ITEM_UI, (uint8_t)i, st->ui[i].data, st->ui[i].len, bofs);
+	if (!st->remote_busy && !st->frmr_pending) {
+		if (plan_retransmissions(st, &t, bofs))
+			plan_new_frames(st, &t, bofs, &tx_ready);
+	}
+	st->srej = -1;
+	if (t.n == 0 && !allow_empty && !want_rnr)
+		return 0;
+	st->last_turn_iframes = 0;
+	for (unsigned i = 0; i < t.n; i++)
+		st->last_turn_iframes += t.items[i].kind == ITEM_I;
+	send_items(st, &t, pad, bofs, !want_rnr);
+	if (t.n == 0 || want_rnr) {
+		t.used_plain += 6 + bofs;
+		send_s(st, want_rnr ? IRLAP_S_RNR : IRLAP_S_RR, true, bofs + (t.n ? 0 : pad));
+	}
+	drop_sent_ui(st, &t);
+	st->stats.turns++;
+	if (t.used_plain > st->stats.max_turn_bytes)
+		st->stats.max_turn_bytes = t.used_plain;
+	if (tx_ready) {
+		struct irlap_event ev = { .type = IRLAP_EV_TX_READY };
+		irlap_deliver(st, &ev);
+	}
+	return t.n ? t.n : 1;
+}
+
+/* ---- primary ----------------------------------------------------------- */
+
+static void start_f_timer(struct irlap *st, uint32_t us)
+{
+	irlap_start_timer(st, T_FINAL, st->tx_end + us);
+}
+
+static void send_snrm(struct irlap *st)
+{
+	struct irlap_connect_info ci = { .saddr = st->daddr, .daddr = st->peer_daddr,
+					 .ncaddr = st->caddr, .qos = st->cfg.qos };
+	size_t n = irlap_snrm_build(st->frame, sizeof(st->frame), &ci);
+
+	irlap_send(st, st->frame, n, st->cfg.ndm_xbofs, 0);
+	start_f_timer(st, st->f_us);
+}
+
+static void start_reset(struct irlap *st, const char *event)
+{
+	log_msg(st->log, LOG_LEVEL_WARNING, "link to 0x%08x: reset (%s)", st->peer_daddr, event);
+	send_u(st, IRLAP_C_SNRM, NULL, 0, turn_padding(st), 0);
+	st->retry = 0;
+	irlap_set_state(st, IRLAP_RESET, event);
+	start_f_timer(st, st->f_us);
+}
+
+static bool all_acked(const struct irlap *st)
+{
+	return st->qlen == 0 && st->va == st->vs && st->nui == 0;
+}
+
+/* The primary holds the token: say something now, or, with nothing to
+ * send and nothing heard, wait for the P-timer (the first idle poll
+ * goes at once, later ones at growing intervals up to the P-timer). */
+static void primary_turn(struct irlap *st, bool poll_expired)
+{
+	bool must_answer = poll_expired || st->peer_sent_data || st->idle_polls == 0;
+	unsigned sent;
+	uint64_t iframes = st->stats.iframes_tx;
+
+	if (st->disc_pending && all_acked(st)) {
+		send_u(st, IRLAP_C_DISC, NULL, 0, turn_padding(st), 0);
+		st->retry = 0;
+		st->close_reason = IRLAP_REASON_USER;
+		irlap_set_state(st, IRLAP_PCLOSE, "disconnect");
+		start_f_timer(st, st->f_us);
+		return;
+	}
+	if (st->reset_wanted) {
+		start_reset(st, "reset");
+		return;
+	}
+	if (st->test_pending) {
+		send_u(st, IRLAP_C_TEST, st->test.data, st->test.len, turn_padding(st), 0);
+		free_buf(&st->test);
+		st->test_pending = false;
+		irlap_set_state(st, IRLAP_NRM_P, "TEST(P)");
+		start_f_timer(st, st->f_us);
+		return;
+	}
+	sent = send_turn(st, must_answer);
+	if (!sent) {
+		uint64_t wait = (uint64_t)st->idle_polls * st->cfg.fast_poll_step_us;
+
+		if (wait > st->p_us)
+			wait = st->p_us;
+		if (st->idle_polls < 1000)
+			st->idle_polls++;
+		irlap_start_timer(st, T_POLL, st->now + wait);
+		return;
+	}
+	if (st->stats.iframes_tx != iframes || st->peer_sent_data)
+		st->idle_polls = 0;
+	else if (st->idle_polls < 1000)
+		st->idle_polls++;
+	irlap_set_state(st, IRLAP_NRM_P, st->stats.iframes_tx != iframes ? "I(P)" : "RR(P)");
+	start_f_timer(st, st->f_us);
+}
+
+/* Something a pull source or a request may have made sendable. */
+static void kick_primary(struct irlap *st)
+{
+	if (st->state != IRLAP_XMIT_P)
+		return;
+	if (st->cb_depth) {
+		st->kick = true;
+		return;
+	}
+	st->idle_polls = 0;
+	primary_turn(st, true);
+}
+
+/* Common NRM bookkeeping for an I or S frame; false if Nr is invalid. */
+static bool take_nr(struct irlap *st, uint8_t nr)
+{
+	if (!nr_valid(st, nr))
+		return false;
+	st->va = nr;
+	return true;
+}
+
+static void take_iframe(struct irlap *st, const struct irlap_frame *f)
+{
+	struct irlap_event ev = { .type = IRLAP_EV_DATA, .data = f->info, .len = f->info_len };
+
+	st->peer_sent_data = true;
+	if (f->ns != st->vr || st->local_busy) {
+		st->stats.iframes_dropped++;
+		return;
+	}
+	st->vr = (st->vr + 1) & 7;
+	st->stats.iframes_rx++;
+	st->stats.payload_rx += f->info_len;
+	irlap_deliver(st, &ev);
+}
+
+/* I and S frames in NRM, either role: Nr, the peer's busy state, an
+ * SREJ, the I-frame's data.  False (nothing taken) if Nr is invalid. */
+static bool take_numbered(struct irlap *st, const struct irlap_frame *f)
+{
+	if (!take_nr(st, f->nr))
+		return false;
+	note_peer_busy(st, f->type == IRLAP_F_RNR);
+	if (f->type == IRLAP_F_SREJ && st->va != st->vs)
+		st->srej = st->va;
+	if (f->type == IRLAP_F_I)
+		take_iframe(st, f);
+	return true;
+}
+
+/* UI data, or the answer to our TEST, up to the user. */
+static void deliver_unnumbered(struct irlap *st, const struct irlap_frame *f)
+{
+	struct irlap_event ev = { .type = f->type == IRLAP_F_UI ? IRLAP_EV_UI : IRLAP_EV_TEST,
+				  .data = f->info, .len = f->info_len };
+	irlap_deliver(st, &ev);
+}
+
+static void handle_nrm_p(struct irlap *st, const struct irlap_frame *f)
+{
+	switch (f->type) {
+	case IRLAP_F_I:
+	case IRLAP_F_RR:
+	case IRLAP_F_REJ:
+	case IRLAP_F_RNR:
+	case IRLAP_F_SREJ:
+		if (!take_numbered(st, f))
+			goto invalid_nr;
+		break;
+	case IRLAP_F_UI:
+	case IRLAP_F_TEST:
+		deliver_unnumbered(st, f);
+		break;
+	case IRLAP_F_FRMR:
+		st->stats.resets++;
+		start_reset(st, "FRMR");
+		return;
+	case IRLAP_F_RNRM:
+		start_reset(st, "RNRM");
+		return;
+	case IRLAP_F_RD:
+		send_u(st, IRLAP_C_DISC, NULL, 0, turn_padding(st), 0);
+		st->retry = 0;
+		st->close_reason = IRLAP_REASON_PEER;
+		irlap_set_state(st, IRLAP_PCLOSE, "RD");
+		start_f_timer(st, st->f_us);
+		return;
+	case IRLAP_F_DM:
+		to_ndm(st, "DM", true, IRLAP_REASON_PEER);
+		return;
+	default:
+		st->stats.ignored++;
+		return;
+	}
+	if (!f->pf) {
+		/* The secondary is still talking: give it the rest of a turn. */
+		start_f_timer(st, st->f_us);
+		return;
+	}
+	peer_answered(st);
+	irlap_set_state(st, IRLAP_XMIT_P, f->type == IRLAP_F_I ? "I(F)" : "S(F)");
+	primary_turn(st, false);
+	st->peer_sent_data = false;
+	return;
+
+invalid_nr:
+	if (f->pf)
+		start_reset(st, "invalid Nr");
+	else
+		st->reset_wanted = true;
+}
+
+/* ---- secondary --------------------------------------------------------- */
+
+static void send_frmr(struct irlap *st)
+{
+	size_t n = irlap_frmr_build(st->frame, sizeof(st->frame), st->caddr, &st->frmr);
+
+	st->stats.frmr_tx++;
+	irlap_send(st, st->frame, n, turn_padding(st), 0);
+}
+
+static void set_frmr(struct irlap *st, const struct irlap_frame *f, uint8_t wxyz)
+{
+	if (st->frmr_pending)
+		return;
+	st->frmr = (struct irlap_frmr){ .rejected_control = f->control, .vs = st->vs,
+					.vr = st->vr, .rejected_cmd = f->cmd, .wxyz = wxyz };
+	st->frmr_pending = true;
+	log_msg(st->log, LOG_LEVEL_WARNING, "frame rejected (control 0x%02x, wxyz 0x%x)",
+		f->control, wxyz);
+}
+
+static void secondary_turn(struct irlap *st, const char *event)
+{
+	irlap_set_state(st, IRLAP_XMIT_S, event);
+	if (st->disc_pending && all_acked(st)) {
+		send_u(st, IRLAP_C_DISC, NULL, 0, turn_padding(st), 0); /* RD */
+		irlap_set_state(st, IRLAP_SCLOSE, "RD(F)");
+		irlap_start_timer(st, T_WD, st->tx_end + st->wd_us);
+		return;
+	}
+	if (st->frmr_pending)
+		send_frmr(st);
+	else
+		send_turn(st, true);
+	st->peer_sent_data = false;
+	irlap_set_state(st, IRLAP_NRM_S, "F sent");
+	irlap_start_timer(st, T_WD, st->tx_end + st->wd_us);
+}
+
+static void secondary_reset(struct irlap *st)
+{
+	struct irlap_event ev = { .type = IRLAP_EV_RESET };
+
+	send_u(st, IRLAP_C_UA, NULL, 0, turn_padding(st), 0);
+	reset_sequence(st);
+	st->stats.resets++;
+	irlap_set_state(st, IRLAP_NRM_S, "SNRM (reset)");
+	irlap_start_timer(st, T_WD, st->tx_end + st->wd_us);
+	irlap_deliver(st, &ev);
+}
+
+static void handle_ndm(struct irlap *st, const struct irlap_frame *f);
+
+static void handle_nrm_s(struct irlap *st, const struct irlap_frame *f)
+{
+	irlap_start_timer(st, T_WD, st->now + st->wd_us);
+	peer_answered(st);
+	switch (f->type) {
+	case IRLAP_F_I:
+	case IRLAP_F_RR:
+	case IRLAP_F_RNR:
+	case IRLAP_F_REJ:
+	case IRLAP_F_SREJ:
+		if (f->type == IRLAP_F_I && f->info_len > st->q.rx_data_size)
+			set_frmr(st, f, IRLAP_FRMR_Y);
+		else if (f->type != IRLAP_F_I && f->info_len)
+			set_frmr(st, f, IRLAP_FRMR_X);
+		else if (!take_numbered(st, f))
+			set_frmr(st, f, IRLAP_FRMR_Z);
+		break;
+	case IRLAP_F_UI:
+		deliver_unnumbered(st, f);
+		break;
+	case IRLAP_F_SNRM:
+		if (f->info_len == 0) {
+			secondary_reset(st);
+			return;
+		}
+		/* A fresh connect while we thought the link was up: the
+		 * primary lost it.  Drop ours and treat it as new. */
+		to_ndm(st, "SNRM (new connection)", true, IRLAP_REASON_PEER);
+		st->media_busy_until = st->now;
+		handle_ndm(st, f);
+		return;
+	case IRLAP_F_DISC:
+		send_u(st, IRLAP_C_UA, NULL, 0, turn_padding(st), st->baud != NDM_BAUD ? NDM_BAUD : 0);
+		to_ndm(st, "DISC", true, IRLAP_REASON_PEER);
+		return;
+	case IRLAP_F_TEST:
+		if (f->pf) {
+			send_u(st, IRLAP_C_TEST, f->info, f->info_len, turn_padding(st), 0);
+			irlap_start_timer(st, T_WD, st->tx_end + st->wd_us);
+			return;
+		}
+		break;
+	case IRLAP_F_XID_CMD:
+		/* Another station discovering; not for our link. */
+		st->stats.ignored++;
+		return;
+	default:
+		set_frmr(st, f, IRLAP_FRMR_W);
+		break;
+	}
+	if (f->pf)
+		secondary_turn(st, f->type == IRLAP_F_I ? "I(P)" : "S(P)");
+}
+
+static void handle_sclose(struct irlap *st, const struct irlap_frame *f)
+{
+	if (f->type == IRLAP_F_DISC) {
+		send_u(st, IRLAP_C_UA, NULL, 0, turn_padding(st), st->baud != NDM_BAUD ? NDM_BAUD : 0);
+		to_ndm(st, "DISC", true, IRLAP_REASON_USER);
+		return;
+	}
+	if (f->pf) {
+		send_u(st, IRLAP_C_DISC, NULL, 0, turn_padding(st), 0); /* RD again */
+		irlap_start_timer(st, T_WD, st->tx_end + st->wd_us);
+	}
+}
+
+/* ---- connection set-up -------------------------------------------------- */
+
+static void apply_negotiation(struct irlap *st, const struct qos_bits *peer)
+{
+	qos_negotiate(&st->cfg.qos, peer, &st->cfg.limits, &st->q);
+	st->f_us = st->q.own_max_tat_ms * 1000;
+	st->p_us = st->q.peer_max_tat_ms * 1000;
+	st->wd_us = 2 * st->f_us;
+	st->n2 = st->q.link_disc_ms * 1000 / st->f_us;
+	st->n1 = st->q.threshold_ms * 1000 / st->f_us;
+	if (st->n2 < 2)
+		st->n2 = 2;
+	reset_sequence(st);
+	st->retry = 0;
+	st->warned = false;
+	log_msg(st->log, LOG_LEVEL_INFO,
+		"connected to 0x%08x as %s: %u baud, tx %u x %u bytes, rx %u x %u, "
+		"turn %u bytes, min TAT tx %u us rx %u us, disconnect %u ms",
+		st->peer_daddr, st->primary ? "primary" : "secondary", st->q.baud,
+		st->q.tx_window, st->q.tx_data_size, st->q.rx_window, st->q.rx_data_size,
+		st->q.line_capacity, st->q.tx_min_tat_us, st->q.rx_min_tat_us, st->q.link_disc_ms);
+}
+
+static void connect_confirm(struct irlap *st)
+{
+	struct irlap_event ev = { .type = IRLAP_EV_CONNECT_CONF, .qos = &st->q,
+				  .primary = st->primary, .daddr = st->peer_daddr };
+	irlap_deliver(st, &ev);
+}
+
+/* Secondary: answer SNRM with UA at 9600, then switch. */
+static void accept_snrm(struct irlap *st, const struct irlap_connect_info *ci, bool confirm)
+{
+	struct irlap_connect_info ua = { .saddr = st->daddr, .daddr = ci->saddr,
+					 .qos = st->cfg.qos };
+	size_t n;
+
+	st->primary = false;
+	st->peer_daddr = ci->saddr;
+	st->caddr = ci->ncaddr;
+	apply_negotiation(st, &ci->qos);
+	n = irlap_ua_connect_build(st->frame, sizeof(st->frame), st->caddr, &ua);
+	irlap_send(st, st->frame, n, st->cfg.ndm_xbofs,
+		   st->q.baud != st->baud ? st->q.baud : 0);
+	irlap_set_state(st, IRLAP_NRM_S, "accept: UA");
+	irlap_start_timer(st, T_WD, st->tx_end + st->wd_us);
+	if (confirm)
+		connect_confirm(st);
+}
+
+/* The SNRM the station got while in CONN, kept for the user's answer. */
+static bool snrm_for_us(struct irlap *st, const struct irlap_frame *f,
+			struct irlap_connect_info *ci)
+{
+	if (f->info_len == 0 || irlap_snrm_parse(f, ci) != 0)
+		return false; /* Linux too ignores an SNRM without I-field in NDM */
+	return ci->daddr == st->daddr;
+}
+
+static void handle_ndm(struct irlap *st, const struct irlap_frame *f)
+{
+	struct irlap_connect_info ci;
+	struct irlap_event ev = { 0 };
+	struct irlap_test_ndm t;
+
+	switch (f->type) {
+	case IRLAP_F_XID_CMD:
+	case IRLAP_F_XID_RSP:
+		irlap_discovery_input(st, f);
+		return;
+	case IRLAP_F_SNRM:
+		if (!snrm_for_us(st, f, &ci)) {
+			st->stats.ignored++;
+			return;
+		}
+		st->peer_daddr = ci.saddr;
+		st->caddr = ci.ncaddr;
+		st->pending_snrm = ci;
+		irlap_set_state(st, IRLAP_CONN, "SNRM");
+		irlap_start_timer(st, T_CONN, st->now + st->cfg.conn_timeout_us);
+		{
+			struct irlap_peer peer = { .daddr = ci.saddr };
+			ev.type = IRLAP_EV_CONNECT_IND;
+			ev.peer = &peer;
+			ev.daddr = ci.saddr;
+			irlap_deliver(st, &ev);
+		}
+		return;
+	case IRLAP_F_TEST:
+		if (f->caddr != IRLAP_BROADCAST || irlap_test_ndm_parse(f, &t) != 0) {
+			st->stats.ignored++;
+			return;
+		}
+		if (f->cmd && (t.daddr == st->daddr || t.daddr == IRLAP_BROADCAST_DADDR)) {
+			struct irlap_test_ndm r = { .saddr = st->daddr, .daddr = t.saddr,
+						    .data = t.data, .len = t.len };
+			size_t n = irlap_test_ndm_build(st->frame, sizeof(st->frame), false, &r);
+			if (n)
+				irlap_send(st, st->frame, n, st->cfg.ndm_xbofs, 0);
+		} else if (!f->cmd && t.daddr == st->daddr) {
+			ev.type = IRLAP_EV_TEST;
+			ev.data = t.data;
+			ev.len = t.len;
+			ev.daddr = t.saddr;
+			irlap_deliver(st, &ev);
+		} else {
+			st->stats.ignored++;
+		}
+		return;
+	case IRLAP_F_UI:
+		if (f->caddr != IRLAP_BROADCAST) {
+			st->stats.ignored++;
+			return;
+		}
+		ev.type = IRLAP_EV_UI;
+		ev.data = f->info;
+		ev.len = f->info_len;
+		irlap_deliver(st, &ev);
+		return;
+	default:
+		st->stats.ignored++;
+		return;
+	}
+}
+
+static void handle_query(struct irlap *st, const struct irlap_frame *f)
+{
+	if (f->type == IRLAP_F_XID_RSP || f->type == IRLAP_F_XID_CMD)
+		irlap_discovery_input(st, f);
+	else
+		st->stats.ignored++;
+}
+
+static void handle_reply(struct irlap *st, const struct irlap_frame *f)
+{
+	/* Anything but XID is handled as in NDM (a connect may follow a
+	 * discovery at once). */
+	if (f->type != IRLAP_F_XID_CMD && f->type != IRLAP_F_XID_RSP) {
+		irlap_stop_timer(st);
+		irlap_set_state(st, IRLAP_NDM, irlap_ftype_name(f->type));
+		handle_ndm(st, f);
+		return;
+	}
+	irlap_discovery_input(st, f);
+}
+
+static void handle_conn(struct irlap *st, const struct irlap_frame *f)
+{
+	/* Waiting for the user; a repeated SNRM changes nothing. */
+	st->stats.ignored++;
+}
+
+static void handle_setup(struct irlap *st, const struct irlap_frame *f)
+{
+	struct irlap_connect_info ci;
+
+	switch (f->type) {
+	case IRLAP_F_UA:
+		if (f->caddr != st->caddr || irlap_ua_parse(f, &ci) != 0 ||
+		    ci.saddr != st->peer_daddr || ci.daddr != st->daddr) {
+			st->stats.ignored++;
+			return;
+		}
+		apply_negotiation(st, &ci.qos);
+		set_line_speed(st, st->q.baud);
+		irlap_set_state(st, IRLAP_XMIT_P, "UA");
+		/* First poll at the new rate with half the F-timer: a failed
+		 * switch shows quickly. */
+		send_s(st, IRLAP_S_RR, true, turn_padding(st));
+		irlap_set_state(st, IRLAP_NRM_P, "RR(P)");
+		start_f_timer(st, st->f_us / 2);
+		connect_confirm(st);
+		return;
+	case IRLAP_F_SNRM:
+		/* Both sent SNRM: the one with the larger address wins. */
+		if (snrm_for_us(st, f, &ci) && ci.saddr > st->daddr) {
+			irlap_stop_timer(st);
+			accept_snrm(st, &ci, true);
+		} else {
+			st->stats.ignored++;
+		}
+		return;
+	case IRLAP_F_DM:
+		if (f->caddr == st->caddr || f->caddr == IRLAP_BROADCAST) {
+			to_ndm(st, "DM", true, IRLAP_REASON_REFUSED);
+			return;
+		}
+		break;
+	case IRLAP_F_DISC:
+		to_ndm(st, "DISC", true, IRLAP_REASON_PEER);
+		return;
+	default:
+		break;
+	}
+	st->stats.ignored++;
+}
+
+static void handle_pclose(struct irlap *st, const struct irlap_frame *f)
+{
+	if (f->type == IRLAP_F_UA || f->type == IRLAP_F_DM)
+		to_ndm(st, irlap_ftype_name(f->type), true, st->close_reason);
+	else
+		st->stats.ignored++;
+}
+
+static void handle_reset(struct irlap *st, const struct irlap_frame *f)
+{
+	struct irlap_event ev = { .type = IRLAP_EV_RESET };
+
+	switch (f->type) {
+	case IRLAP_F_UA:
+		reset_sequence(st);
+		st->stats.resets++;
+		peer_answered(st);
+		irlap_set_state(st, IRLAP_XMIT_P, "UA");
+		irlap_deliver(st, &ev);
+		primary_turn(st, true);
+		return;
+	case IRLAP_F_DM:
+	case IRLAP_F_RD:
+		to_ndm(st, irlap_ftype_name(f->type), true, IRLAP_REASON_PEER);
+		return;
+	default:
+		st->stats.ignored++;
+		return;
+	}
+}
+
+/* ---- input dispatch ---------------------------------------------------- */
+
+/* Whether a frame is addressed to this station's link at all. */
+static bool for_our_link(const struct irlap *st, const struct irlap_frame *f)
+{
+	if (f->caddr != st->caddr)
+		return false;
+	/* Primary takes responses, secondary commands. */
+	return f->cmd != st->primary;
+}
+
+static void run_kick(struct irlap *st)
+{
+	if (st->kick && !st->cb_depth) {
+		st->kick = false;
+		kick_primary(st);
+	}
+}
+
+int irlap_input(struct irlap *st, const uint8_t *frame, size_t len, uint64_t now_us)
+{
+	struct irlap_frame f;
+
+	st->now = now_us;
+	st->rx_in_frame = false;
+	if (irlap_frame_parse(frame, len, &f) != 0)
+		return -EINVAL; /* too short: dropped silently */
+	st->stats.frames_rx++;
+	if (log_enabled(st->log, LOG_LEVEL_DEBUG)) {
+		char line[96];
+		log_msg(st->log, LOG_LEVEL_DEBUG, "rx %s (%s)",
+			irlap_frame_describe(&f, line, sizeof(line)), irlap_state_name(st->state));
+	}
+	if (st->media_busy_until < now_us + st->cfg.media_sense_us &&
+	    (st->state == IRLAP_NDM || st->state == IRLAP_REPLY))
+		st->media_busy_until = now_us + st->cfg.media_sense_us;
+
+	switch (st->state) {
+	case IRLAP_NDM: handle_ndm(st, &f); break;
+	case IRLAP_QUERY: handle_query(st, &f); break;
+	case IRLAP_REPLY: handle_reply(st, &f); break;
+	case IRLAP_CONN: handle_conn(st, &f); break;
+	case IRLAP_SETUP: handle_setup(st, &f); break;
+	case IRLAP_XMIT_P:
+	case IRLAP_XMIT_S:
+		/* We hold the token: nobody should be talking. */
+		st->stats.ignored++;
+		break;
+	case IRLAP_NRM_P:
+	case IRLAP_PCLOSE:
+	case IRLAP_RESET:
+	case IRLAP_NRM_S:
+	case IRLAP_SCLOSE:
+		if (!for_our_link(st, &f)) {
+			st->stats.ignored++;
+			break;
+		}
+		if (st->state == IRLAP_NRM_P)
+			handle_nrm_p(st, &f);
+		else if (st->state == IRLAP_PCLOSE)
+			handle_pclose(st, &f);
+		else if (st->state == IRLAP_RESET)
+			handle_reset(st, &f);
+		else if (st->state == IRLAP_NRM_S)
+			handle_nrm_s(st, &f);
+		else
+			handle_sclose(st, &f);
+		break;
+	}
+	run_kick(st);
+	return 0;
+}
+
+void irlap_media_activity(struct irlap *st, uint64_t now_us, bool in_frame)
+{
+	st->now = now_us;
+	st->rx_in_frame = in_frame;
+	if (st->media_busy_until < now_us + st->cfg.media_sense_us)
+		st->media_busy_until = now_us + st->cfg.media_sense_us;
+}
+
+/* ---- timers ------------------------------------------------------------ */
+
+static void start_pending(struct irlap *st);
+
+static void on_final(struct irlap *st)
+{
+	switch (st->state) {
+	case IRLAP_SETUP:
+		if (++st->retry < st->cfg.n3) {
+			uint32_t span = SNRM_BACKOFF_MAX_US - SNRM_BACKOFF_MIN_US;
+			irlap_start_timer(st, T_BACKOFF, st->now + SNRM_BACKOFF_MIN_US +
+								  irlap_random(st) % span);
+		} else {
+			to_ndm(st, "F-timer x N3", true, IRLAP_REASON_NOT_FOUND);
+		}
+		return;
+	case IRLAP_NRM_P:
+		if (st->rx_in_frame && !st->f_extended) {
+			st->f_extended = true;
+			irlap_start_timer(st, T_FINAL, st->now + F_EXTENSION_US);
+			return;
+		}
+		st->stats.f_timeouts++;
+		st->retry++;
+		if (st->retry >= st->n2) {
+			link_lost(st, "F-timer x N2");
+			return;
+		}
+		if (st->n1 && st->retry == st->n1 && !st->warned) {
+			st->warned = true;
+			status(st, IRLAP_STATUS_NO_ACTIVITY);
+		}
+		send_s(st, st->local_busy ? IRLAP_S_RNR : IRLAP_S_RR, true, turn_padding(st));
+		start_f_timer(st, st->f_us);
+		return;
+	case IRLAP_PCLOSE:
+		if (++st->retry < st->cfg.n3) {
+			send_u(st, IRLAP_C_DISC, NULL, 0, turn_padding(st), 0);
+			start_f_timer(st, st->f_us);
+		} else {
+			to_ndm(st, "F-timer x N3", true, st->close_reason);
+		}
+		return;
+	case IRLAP_RESET:
+		if (++st->retry < st->cfg.n3) {
+			send_u(st, IRLAP_C_SNRM, NULL, 0, turn_padding(st), 0);
+			start_f_timer(st, st->f_us);
+		} else {
+			to_ndm(st, "F-timer x N3", true, IRLAP_REASON_RESET);
+		}
+		return;
+	default:
+		irlap_stop_timer(st);
+		return;
+	}
+}
+
+static void on_wd(struct irlap *st)
+{
+	if (st->state == IRLAP_SCLOSE) {
+		to_ndm(st, "WD-timer", true, IRLAP_REASON_USER);
+		return;
+	}
+	st->stats.wd_timeouts++;
+	st->retry++;
+	if (st->retry >= (st->n2 + 1) / 2) {
+		link_lost(st, "WD-timer x N2/2");
+		return;
+	}
+	if (st->n1 && st->retry == (st->n1 + 1) / 2 && !st->warned) {
+		st->warned = true;
+		status(st, IRLAP_STATUS_NO_ACTIVITY);
+	}
+	irlap_start_timer(st, T_WD, st->now + st->wd_us);
+}
+
+static void on_timer(struct irlap *st)
+{
+	enum irlap_timer t = st->timer;
+
+	irlap_stop_timer(st);
+	switch (t) {
+	case T_SLOT:
+		irlap_discovery_slot_timer(st);
+		break;
+	case T_QUERY:
+		irlap_discovery_query_timer(st);
+		break;
+	case T_MEDIA:
+		start_pending(st);
+		break;
+	case T_BACKOFF:
+		if (st->state == IRLAP_SETUP)
+			send_snrm(st);
+		break;
+	case T_FINAL:
+		on_final(st);
+		break;
+	case T_POLL:
+		if (st->state == IRLAP_XMIT_P)
+			primary_turn(st, true);
+		break;
+	case T_WD:
+		on_wd(st);
+		break;
+	case T_CONN:
+		if (st->state == IRLAP_CONN)
+			to_ndm(st, "no answer from user", false, IRLAP_REASON_USER);
+		break;
+	case T_NONE:
+		break;
+	}
+}
+
+void irlap_tick(struct irlap *st, uint64_t now_us)
+{
+	st->now = now_us;
+	/* Several timers may have come due if the host was late. */
+	for (int guard = 0; guard < 64 && st->timer != T_NONE && st->timer_at <= now_us; guard++)
+		on_timer(st);
+	run_kick(st);
+}
+
+uint64_t irlap_deadline(const struct irlap *st)
+{
+	if (st->kick)
+		return st->now;
+	return st->timer == T_NONE ? UINT64_MAX : st->timer_at;
+}
+
+/* ---- requests ---------------------------------------------------------- */
+
+/* Discovery and connect wait for a quiet medium (listen before talk). */
+static void start_pending(struct irlap *st)
+{
+	struct irlap_request *r = &st->preq;
+
+	if (!st->pending || st->state != IRLAP_NDM)
+		return;
+	if (st->media_busy_until > st->now) {
+		if (st->now - st->pending_since >= st->cfg.media_wait_max_us) {
+			struct irlap_event ev = { .reason = IRLAP_REASON_MEDIA_BUSY };
+
+			st->pending = false;
+			ev.type = r->type == IRLAP_REQ_DISCOVER ? IRLAP_EV_DISCOVERY : IRLAP_EV_DISCONNECT;
+			ev.failed = true;
+			irlap_deliver(st, &ev);
+			return;
+		}
+		irlap_start_timer(st, T_MEDIA, st->media_busy_until);
+		return;
+	}
+	st->pending = false;
+	if (r->type == IRLAP_REQ_DISCOVER) {
+		irlap_discovery_start(st, r->slots, r->new_addr);
+		return;
+	}
+	st->primary = true;
+	st->peer_daddr = r->daddr;
+	st->caddr = (uint8_t)(1 + irlap_random(st) % 0x7e);
+	st->retry = 0;
+	st->f_us = 500000;
+	irlap_set_state(st, IRLAP_SETUP, "connect");
+	send_snrm(st);
+}
+
+static int queue_copy(struct irlap_buf *b, const uint8_t *data, size_t len)
+{
+	b->data = malloc(len ? len : 1);
+	if (!b->data)
+		return -ENOMEM;
+	if (len)
+		memcpy(b->data, data, len);
+	b->len = len;
+	return 0;
+}
+
+static int request_data(struct irlap *st, const struct irlap_request *req)
+{
+	struct irlap_buf *b;
+	int rc;
+
+	if (!irlap_is_connected(st))
+		return -ENOTCONN;
+	if (req->len > st->q.tx_data_size || req->len == 0)
+		return req->len ? -EMSGSIZE : -EINVAL;
+	if (st->disc_pending)
+		return -ENOTCONN;
+	if (st->qlen == st->cfg.tx_queue_max) {
+		st->queue_was_full = true;
+		return -ENOBUFS;
+	}
+	b = &st->queue[(st->qhead + st->qlen) % st->cfg.tx_queue_max];
+	rc = queue_copy(b, req->data, req->len);
+	if (rc)
+		return rc;
+	st->qlen++;
+	kick_primary(st);
+	return 0;
+}
+
+static int request_ui(struct irlap *st, const struct irlap_request *req)
+{
+	if (st->state == IRLAP_NDM) {
+		size_t n;
+
+		if (req->len > 64 - IRLAP_HEADER_LEN || st->media_busy_until > st->now)
+			return req->len > 64 - IRLAP_HEADER_LEN ? -EMSGSIZE : -EBUSY;
+		n = irlap_build_u(st->frame, sizeof(st->frame), IRLAP_BROADCAST, true, IRLAP_C_UI,
+				  true, req->data, req->len);
+		irlap_send(st, st->frame, n, st->cfg.ndm_xbofs, 0);
+		return 0;
+	}
+	if (!irlap_is_connected(st))
+		return -EBUSY;
+	if (req->len > st->q.tx_data_size)
+		return -EMSGSIZE;
+	if (st->nui == IRLAP_UI_QUEUE)
+		return -ENOBUFS;
+	if (queue_copy(&st->ui[st->nui], req->data, req->len))
+		return -ENOMEM;
+	st->nui++;
+	kick_primary(st);
+	return 0;
+}
+
+static int request_test(struct irlap *st, const struct irlap_request *req)
+{
+	if (st->state == IRLAP_NDM) {
+		struct irlap_test_ndm t = { .saddr = st->daddr, .daddr = req->daddr,
+					    .data = req->data, .len = req->len };
+		size_t n = irlap_test_ndm_build(st->frame, sizeof(st->frame), true, &t);
+
+		if (!n || req->len > 64)
+			return -EMSGSIZE;
+		irlap_send(st, st->frame, n, st->cfg.ndm_xbofs, 0);
+		return 0;
+	}
+	if (!irlap_is_connected(st) || !st->primary)
+		return -EBUSY;
+	if (req->len > st->q.tx_data_size)
+		return -EMSGSIZE;
+	if (st->test_pending)
+		return -ENOBUFS;
+	if (queue_copy(&st->test, req->data, req->len))
+		return -ENOMEM;
+	st->test_pending = true;
+	kick_primary(st);
+	return 0;
+}
+
+static int request_accept(struct irlap *st, bool accept)
+{
+	if (st->state != IRLAP_CONN)
+		return -EBUSY;
+	irlap_stop_timer(st);
+	if (accept) {
+		accept_snrm(st, &st->pending_snrm, true);
+		return 0;
+	}
+	send_u(st, IRLAP_C_DM, NULL, 0, st->cfg.ndm_xbofs, 0);
+	to_ndm(st, "reject: DM", false, IRLAP_REASON_REFUSED);
+	return 0;
+}
+
+static int request_disconnect(struct irlap *st)
+{
+	switch (st->state) {
+	case IRLAP_CONN:
+		return request_accept(st, false);
+	case IRLAP_SETUP:
+		to_ndm(st, "disconnect", true, IRLAP_REASON_USER);
+		return 0;
+	case IRLAP_XMIT_P:
+	case IRLAP_NRM_P:
+	case IRLAP_NRM_S:
+	case IRLAP_XMIT_S:
+	case IRLAP_RESET:
+		st->disc_pending = true;
+		kick_primary(st);
+		return 0;
+	case IRLAP_NDM:
+		if (st->pending && st->preq.type == IRLAP_REQ_CONNECT) {
+			st->pending = false;
+			irlap_stop_timer(st);
+			return 0;
+		}
+		return -ENOTCONN;
+	default:
+		return -ENOTCONN;
+	}
+}
+
+int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t now_us)
+{
+	int rc = -EINVAL;
+
+	if (!st->cb_depth)
+		st->now = now_us;
+	switch (req->type) {
+	case IRLAP_REQ_DISCOVER:
+	case IRLAP_REQ_CONNECT:
+		if (st->state != IRLAP_NDM || st->pending)
+			return -EBUSY;
+		if (req->type == IRLAP_REQ_CONNECT &&
+		    (req->daddr == 0 || req->daddr == IRLAP_BROADCAST_DADDR))
+			return -EINVAL;
+		st->preq = *req;
+		st->preq.data = NULL;
+		st->pending = true;
+		st->pending_since = st->now;
+		if (st->cb_depth) {
+			irlap_start_timer(st, T_MEDIA, st->now);
+			return 0;
+		}
+		start_pending(st);
+		return 0;
+	case IRLAP_REQ_ACCEPT:
+		rc = request_accept(st, true);
+		break;
+	case IRLAP_REQ_REJECT:
+		rc = request_accept(st, false);
+		break;
+	case IRLAP_REQ_DATA:
+		rc = request_data(st, req);
+		break;
+	case IRLAP_REQ_DATA_READY:
+		kick_primary(st);
+		rc = 0;
+		break;
+	case IRLAP_REQ_UI:
+		rc = request_ui(st, req);
+		break;
+	case IRLAP_REQ_TEST:
+		rc = request_test(st, req);
+		break;
+	case IRLAP_REQ_DISCONNECT:
+		rc = request_disconnect(st);
+		break;
+	case IRLAP_REQ_LOCAL_BUSY:
+		if (!irlap_is_connected(st))
+			return -ENOTCONN;
+		st->local_busy = req->busy;
+		if (!req->busy)
+			kick_primary(st);
+		rc = 0;
+		break;
+	}
+	run_kick(st);
+	return rc;
+}
+
+/* ---- life cycle and getters -------------------------------------------- */
+
+struct irlap *irlap_new(const struct irlap_config *cfg, const struct irlap_ops *ops, void *ctx)
+{
+	struct irlap *st;
+
+	if (!cfg || !ops || !ops->send_frame)
+		return NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->cfg = *cfg;
+	if (!st->cfg.tx_queue_max)
+		st->cfg.tx_queue_max = 32;
+	if (!st->cfg.slot_us)
+		st->cfg.slot_us = 90000;
+	if (!st->cfg.n3)
+		st->cfg.n3 = 3;
+	st->queue = calloc(st->cfg.tx_queue_max, sizeof(*st->queue));
+	if (!st->queue) {
+		free(st);
+		return NULL;
+	}
+	st->ops = *ops;
+	st->ctx = ctx;
+	st->log = cfg->log;
+	st->rng = cfg->seed;
+	st->daddr = cfg->daddr;
+	if (st->daddr == 0 || st->daddr == IRLAP_BROADCAST_DADDR)
+		st->daddr = irlap_new_daddr(st);
+	st->baud = NDM_BAUD;
+	st->state = IRLAP_NDM;
+	st->caddr = IRLAP_BROADCAST;
+	st->srej = -1;
+	st->f_us = 500000;
+	st->wd_us = 1000000;
+	st->p_us = 500000;
+	st->n2 = 24;
+	irlap_stop_timer(st);
+	return st;
+}
+
+void irlap_free(struct irlap *st)
+{
+	if (!st)
+		return;
+	flush_queues(st);
+	free(st->queue);
+	free(st);
+}
+
+enum irlap_state irlap_get_state(const struct irlap *st) { return st->state; }
+uint32_t irlap_get_daddr(const struct irlap *st) { return st->daddr; }
+uint32_t irlap_get_baud(const struct irlap *st) { return st->baud; }
+
+bool irlap_is_connected(const struct irlap *st)
+{
+	switch (st->state) {
+	case IRLAP_XMIT_P:
+	case IRLAP_NRM_P:
+	case IRLAP_RESET:
+	case IRLAP_NRM_S:
+	case IRLAP_XMIT_S:
+		return true;
+	default:
+		return false;
+	}
+}
+
+const struct qos_result *irlap_get_qos(const struct irlap *st)
+{
+	return irlap_is_connected(st) ? &st->q : NULL;
+}
+
+const struct irlap_stats *irlap_get_stats(const struct irlap *st) { return &st->stats; }
+
+size_t irlap_pending(const struct irlap *st)
+{
+	return st->qlen + (size_t)((st->vs - st->va) & 7);
+}

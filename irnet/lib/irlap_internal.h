@@ -1,0 +1,126 @@
+/*
+ * irlap_internal.h: the station's private state, shared by irlap.c
+ * (connection, data transfer, timers) and irlap_discovery.c (XID).
+ * Not for use outside libirnet's IrLAP files.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef IRNET_IRLAP_INTERNAL_H
+#define IRNET_IRLAP_INTERNAL_H
+
+#include "irlap.h"
+
+enum irlap_timer {
+	T_NONE,
+	T_SLOT,    /* discovery slot (initiator) */
+	T_QUERY,   /* discovery give-up (responder) */
+	T_MEDIA,   /* a request waits for the medium to go quiet */
+	T_BACKOFF, /* SNRM retry back-off */
+	T_FINAL,   /* F-timer: waiting for F=1 (also SNRM, DISC, reset) */
+	T_POLL,    /* P-timer: primary holds the token and has nothing to say */
+	T_WD,      /* secondary watchdog: waiting for P=1 */
+	T_CONN,    /* connect indication waiting for the user */
+};
+
+struct irlap_buf {
+	uint8_t *data;
+	size_t len;
+};
+
+struct irlap_slot {
+	uint16_t len;
+	uint8_t data[IRLAP_MAX_DATA];
+};
+
+#define IRLAP_UI_QUEUE 4
+
+struct irlap {
+	struct irlap_config cfg;
+	struct irlap_ops ops;
+	void *ctx;
+	const struct logger *log;
+	enum irlap_state state;
+	uint64_t now;
+	uint64_t rng;
+	uint32_t daddr;
+	uint32_t baud;            /* the rate our next frame goes out at */
+	uint64_t tx_end;          /* when what we handed over will have left */
+	enum irlap_timer timer;
+	uint64_t timer_at;
+	uint64_t media_busy_until;
+	bool rx_in_frame;
+	unsigned cb_depth;        /* inside a deliver() callback */
+	bool kick;                /* a request asked to transmit from a callback */
+
+	/* A discovery or connect request waiting for a quiet medium. */
+	bool pending;
+	struct irlap_request preq;
+	uint64_t pending_since;
+
+	/* Discovery, initiator side. */
+	uint8_t slots, slot;
+	bool new_addr_round;
+	bool conflict;
+	struct irlap_peer peers[IRLAP_MAX_PEERS];
+	size_t npeers;
+	/* Discovery, responder side. */
+	uint32_t query_saddr;
+	uint8_t reply_slot;
+	uint8_t last_slot;
+	bool replied;
+
+	/* Connection. */
+	bool primary;
+	uint32_t peer_daddr;
+	uint8_t caddr;
+	struct irlap_connect_info pending_snrm; /* in CONN: the SNRM to answer */
+	struct qos_result q;
+	unsigned retry;
+	unsigned n1, n2;
+	bool warned;
+	bool f_extended;
+	uint32_t f_us, wd_us, p_us;
+	unsigned idle_polls;
+	bool peer_sent_data;
+	enum irlap_reason close_reason;
+
+	uint32_t frame_size;      /* current size for new I-frames (adapts to losses) */
+	unsigned last_turn_iframes;
+	uint8_t vs, vr, va;
+	bool remote_busy, local_busy;
+	int srej;                 /* Nr of an SREJ to honour, or -1 */
+	bool disc_pending;
+	bool frmr_pending;
+	struct irlap_frmr frmr;
+	bool reset_wanted;
+	struct irlap_buf test;    /* a TEST request waiting for the token */
+	bool test_pending;
+	struct irlap_buf *queue;  /* DATA requests, a ring */
+	size_t qhead, qlen;
+	bool queue_was_full;
+	struct irlap_buf ui[IRLAP_UI_QUEUE];
+	size_t nui;
+
+	struct irlap_slot win[8]; /* sent I-frames by Ns, until acknowledged */
+	uint8_t frame[IRLAP_MAX_DATA + 64];
+	struct irlap_stats stats;
+};
+
+/* irlap.c */
+void irlap_set_state(struct irlap *st, enum irlap_state to, const char *event);
+void irlap_start_timer(struct irlap *st, enum irlap_timer t, uint64_t at);
+void irlap_stop_timer(struct irlap *st);
+void irlap_send(struct irlap *st, const uint8_t *frame, size_t len, uint32_t xbofs,
+		uint32_t speed_after);
+void irlap_deliver(struct irlap *st, const struct irlap_event *ev);
+uint32_t irlap_random(struct irlap *st);
+uint32_t irlap_new_daddr(struct irlap *st);
+
+/* irlap_discovery.c */
+void irlap_discovery_start(struct irlap *st, uint8_t slots, bool new_addr);
+void irlap_discovery_slot_timer(struct irlap *st);
+void irlap_discovery_query_timer(struct irlap *st);
+/* An XID frame in NDM, QUERY or REPLY. */
+void irlap_discovery_input(struct irlap *st, const struct irlap_frame *f);
+
+#endif
