@@ -11,3 +11,5 @@ irnet_lib_libirnet_la_LIBADD = common/libcommon.la
 include irnet/phy.mk
 include irnet/irlap.mk
 include irnet/port.mk
+include irnet/lmp.mk
+include irnet/host.mk

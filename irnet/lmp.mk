@@ -1,0 +1,1 @@
+# irnet/lmp.mk: IrLMP, IAS and TinyTP.
