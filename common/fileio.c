@@ -71,6 +71,56 @@ int file_read_all(const char *path, size_t max_len, uint8_t **data, size_t *len)
 	return rc;
 }
 
+/* Start writeback after this many bytes: large enough to be cheap, small
+ * enough that the disk works while the program is still producing. */
+#define WRITEBACK_CHUNK ((off_t)8 << 20)
+
+struct output_stream {
+	int fd;
+	off_t written;      /* bytes written through the stream */
+	off_t flushed;      /* writeback started up to here */
+};
+
+static ssize_t output_stream_write(void *cookie, const char *buf, size_t n)
+{
+	struct output_stream *o = cookie;
+	int rc = fd_write_all(o->fd, buf, n);
+	if (rc < 0) {
+		errno = -rc;
+		return -1;
+	}
+	o->written += (off_t)n;
+	if (o->written - o->flushed >= WRITEBACK_CHUNK) {
+		/* Asynchronous and advisory: a failure here changes nothing,
+		 * fsync still makes the file durable. */
+		sync_file_range(o->fd, o->flushed, o->written - o->flushed, SYNC_FILE_RANGE_WRITE);
+		o->flushed = o->written;
+	}
+	return (ssize_t)n;
+}
+
+static int output_stream_close(void *cookie)
+{
+	free(cookie);
+	return 0;
+}
+
+FILE *fd_output_stream(int fd)
+{
+	struct output_stream *o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->fd = fd;
+	const cookie_io_functions_t io = { .write = output_stream_write, .close = output_stream_close };
+	FILE *f = fopencookie(o, "w", io);
+	if (!f) {
+		free(o);
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	return f;
+}
+
 int fd_write_all(int fd, const void *data, size_t n)
 {
 	const uint8_t *p = data;

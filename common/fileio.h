@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Reads all of path ("-" is standard input) into a new buffer, with a
@@ -36,6 +37,12 @@ typedef int (*file_fill_fn)(int fd, void *ctx);
  * file", "writing", "replacing the file", ...) and nothing is replaced. */
 int file_write_atomic(const char *path, mode_t mode, file_fill_fn fill, void *ctx,
 		      const char **step);
+
+/* A stdio stream writing to fd (which stays open after fclose) with a
+ * large buffer, that starts the kernel's writeback of every few MB as it
+ * goes, so that the fsync of file_write_atomic() waits only for the tail
+ * of a big file instead of all of it.  NULL with errno set on failure. */
+FILE *fd_output_stream(int fd);
 
 /* Writes all n bytes, retrying short writes and EINTR; 0 or -errno. */
 int fd_write_all(int fd, const void *data, size_t n);

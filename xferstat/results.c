@@ -592,8 +592,10 @@ static void put_run(FILE *f, const struct xfer_run *run)
 	lb_double(&b, run->seconds);
 	lb_str(&b, ",\"setup_seconds\":");
 	lb_double(&b, run->setup_seconds);
-	lb_str(&b, ",\"block_size\":");
-	lb_u64(&b, run->block_size);
+	if (run->block_size) { /* only NetPIPE-style runs have one: keep big files small */
+		lb_str(&b, ",\"block_size\":");
+		lb_u64(&b, run->block_size);
+	}
 	if (run->link.present) {
 		static const char *const keys[] = {
 			"tx_bytes", "rx_bytes", "tx_packets", "rx_packets",
@@ -645,19 +647,13 @@ bool xfer_sets_write(const struct xfer_sets *sets, FILE *f)
 static int fill_with_sets(int fd, void *ctx)
 {
 	const struct xfer_sets *sets = ctx;
-	int copy = dup(fd);
-	FILE *f = copy < 0 ? NULL : fdopen(copy, "w");
-	if (!f) {
-		int rc = -errno;
-		if (copy >= 0)
-			close(copy);
-		return rc;
-	}
+	FILE *f = fd_output_stream(fd);
+	if (!f)
+		return -errno;
 	errno = 0;
 	bool ok = xfer_sets_write(sets, f) && fflush(f) == 0;
 	int rc = ok ? 0 : errno ? -errno : -EIO;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
+	fclose(f);
 	return rc;
 }
 

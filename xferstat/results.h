@@ -12,10 +12,11 @@
  *     "sets": [ { "label": "I", "source": "ftp://host/file", "tool": "xferstat",
  *                 "direction": "get",
  *                 "runs": [ { "bytes": 102400, "seconds": 10.1,
- *                             "setup_seconds": 0.2, "block_size": 0,
+ *                             "setup_seconds": 0.2, "block_size": 65536,
  *                             "link": { ... optional counters ... } } ] } ] }
  * "seconds" is the data phase only; "setup_seconds" (connect, login,
- * negotiation) is null when unknown.  Unknown keys are ignored on read so
+ * negotiation) is null when unknown; "block_size" (NetPIPE message size)
+ * is written only when not 0, and "link" only when sampled.  Unknown keys are ignored on read so
  * that newer files stay readable.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
