@@ -296,6 +296,12 @@ struct irlmp *irlmp_new(const struct irlmp_config *cfg, const struct irlmp_ops *
 
 void irlmp_free(struct irlmp *lm)
 {
+	if (!lm)
+		return;
+	/* Owners of open connections learn that they are gone. */
+	for (size_t i = 0; i < MAX_CONNS; i++)
+		if (conn_active(&lm->conns[i]))
+			report_disconnect(&lm->conns[i], IRLMP_REASON_LM_INITIATED, NULL, 0, "shutdown");
 	free(lm);
 }
 

@@ -139,6 +139,8 @@ const char *irlmp_conn_state_name(enum irlmp_conn_state s);
 const char *irlmp_lap_state_name(enum irlmp_lap_state s);
 
 struct irlmp *irlmp_new(const struct irlmp_config *cfg, const struct irlmp_ops *ops, void *ctx);
+/* Open connections get their DISCONNECT event (reason 0x05) first;
+ * listeners must have been closed by their owners. */
 void irlmp_free(struct irlmp *lm);
 
 /* Host glue. */
