@@ -24,3 +24,7 @@ tests_fuzz_fuzz_ttp_SOURCES = tests/fuzz/fuzz_ttp.c
 tests_fuzz_fuzz_ttp_LDADD = irnet/lib/libirnet.la
 tests_fuzz_fuzz_ttp_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
+
+# tshark dissects a simulated IAS + IrLMP + TinyTP session (test_stack --pcap).
+TESTS += tests/irlmp-tshark.tap
+EXTRA_DIST += tests/irlmp-tshark.tap

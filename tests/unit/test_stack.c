@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "ias.h"
+#include "pcap_file.h"
 #include "irlap.h"
 #include "irlmp.h"
 #include "sim.h"
@@ -176,7 +177,7 @@ static int lap_request(void *ctx, const struct irlap_request *req)
 
 static const struct irlmp_ops lmp_ops = { lap_request };
 
-static struct world *world_new(void)
+static struct world *world_new_capture(FILE *capture)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	struct irlap_config st[2];
@@ -188,6 +189,10 @@ static struct world *world_new(void)
 	cfg.app.ctx = w;
 	cfg.wire.turnaround_us = 200;
 	cfg.wire.seed = 42;
+	if (capture) {
+		cfg.pcap_sink = pcap_file_sink;
+		cfg.pcap_ctx = capture;
+	}
 	irlmp_config_defaults(&lc);
 	ttp_config_defaults(&tc);
 	tc.max_sdu = SDU;
@@ -212,6 +217,11 @@ static struct world *world_new(void)
 	w->sim = sim_new(&cfg, st);
 	assert_non_null(w->sim);
 	return w;
+}
+
+static struct world *world_new(void)
+{
+	return world_new_capture(NULL);
 }
 
 static void world_free(struct world *w)
@@ -453,8 +463,40 @@ static void server_disconnects_in_flight(void **state) { (void)state; disconnect
 static void client_disconnects_stalled(void **state) { (void)state; disconnect_case(0, 2); }
 static void server_disconnects_stalled(void **state) { (void)state; disconnect_case(1, 2); }
 
-int main(void)
+/* For tests/irlmp-tshark.tap: one whole session (IAS lookup, TinyTP
+ * connect, 20 KiB each way, disconnect, idle link close) as pcap. */
+static int capture_session(const char *path)
 {
+	FILE *out = fopen(path, "wb");
+	struct world *w;
+	struct flow *f;
+
+	if (!out) {
+		perror(path);
+		return 1;
+	}
+	w = world_new_capture(out);
+	assert_int_equal(lookup(w, "IrNetv1"), IAS_SUCCESS);
+	f = open_flow(w, 0, (uint8_t)w->ias_value, 20 * 1024);
+	w->st[1].flows[0].tx_goal = 20 * 1024;
+	assert_true(run(w, flows_done, sim_now(w->sim) + 60 * SEC));
+	assert_false(f->mismatch || w->st[1].flows[0].mismatch);
+	ttp_disconnect(f->t);
+	f->t = NULL;
+	assert_true(run(w, all_closed, sim_now(w->sim) + 10 * SEC));
+	world_free(w);
+	return fclose(out) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--pcap") == 0)
+		return capture_session(argv[2]);
+	if (argc != 1) {
+		fprintf(stderr, "usage: test_stack [--pcap OUT.pcap]\n");
+		return 2;
+	}
+	{
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lookup_connect_and_transfer),
 		cmocka_unit_test(two_connections_at_once),
@@ -465,4 +507,5 @@ int main(void)
 		cmocka_unit_test(server_disconnects_stalled),
 	};
 	return cmocka_run_group_tests_name("stack", tests, NULL, NULL);
+	}
 }
