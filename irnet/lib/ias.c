@@ -126,6 +126,14 @@ int ias_response_parse(const uint8_t *buf, size_t len, struct ias_response *out)
 	return 0;
 }
 
+int ias_lsap_sel(const struct ias_response *resp)
+{
+	if (resp->ret != IAS_SUCCESS || resp->count == 0 || resp->value.type != IAS_INTEGER ||
+	    resp->value.integer < 0x01 || resp->value.integer > IRLMP_LSAP_MAX)
+		return -EINVAL;
+	return resp->value.integer;
+}
+
 /* ---- information base ------------------------------------------------ */
 
 struct ias_attr {

@@ -80,6 +80,11 @@ size_t ias_request_build(uint8_t *buf, size_t cap, const char *class_name, const
 /* Every entry is checked; values are bounded as the digest says. */
 int ias_response_parse(const uint8_t *buf, size_t len, struct ias_response *out);
 
+/* An LSAP selector from a successful answer: the first entry must be an
+ * integer in 0x01..0x6F (anything else is not a usable selector).
+ * Returns it, or -EINVAL. */
+int ias_lsap_sel(const struct ias_response *resp);
+
 /* ---- information base ------------------------------------------------ */
 
 struct ias_db;

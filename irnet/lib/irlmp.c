@@ -136,7 +136,7 @@ static void set_conn(struct irlmp_conn *c, enum irlmp_conn_state to, const char 
 	c->state = to;
 }
 
-static void lap_req(struct irlmp *lm, enum irlap_req_type type, uint32_t daddr)
+static int lap_req(struct irlmp *lm, enum irlap_req_type type, uint32_t daddr)
 {
 	struct irlap_request r = { .type = type, .daddr = daddr };
 	int rc = lm->ops.lap_request(lm->ctx, &r);
@@ -144,6 +144,7 @@ static void lap_req(struct irlmp *lm, enum irlap_req_type type, uint32_t daddr)
 	if (rc < 0 && type != IRLAP_REQ_DATA_READY)
 		log_msg(lm->cfg.log, LOG_LEVEL_DEBUG, "irlmp: IrLAP request %d: %s", (int)type,
 			strerror(-rc));
+	return rc;
 }
 
 static int queue_ctrl(struct irlmp *lm, uint8_t dlsap, uint8_t slsap, uint8_t op, uint8_t param,
@@ -369,7 +370,13 @@ struct irlmp_conn *irlmp_connect(struct irlmp *lm, uint32_t daddr, uint8_t dlsap
 	} else if (lm->lap == IRLMP_LAP_STANDBY) {
 		lm->daddr = daddr;
 		set_lap(lm, IRLMP_LAP_U_CONNECT, "LSAP connect");
-		lap_req(lm, IRLAP_REQ_CONNECT, daddr);
+		if (lap_req(lm, IRLAP_REQ_CONNECT, daddr) < 0) {
+			/* IrLAP cannot start a connection now (busy): nothing is
+			 * half done, the caller may retry. */
+			release(c, "IrLAP refused the connect request");
+			set_lap(lm, IRLMP_LAP_STANDBY, "IrLAP connect request failed");
+			return NULL;
+		}
 	}
 	return c;
 }
@@ -563,7 +570,13 @@ static void on_link_down(struct irlmp *lm, const struct irlap_event *ev)
 	}
 	if (retry) {
 		set_lap(lm, IRLMP_LAP_U_CONNECT, "pending LSAP connect");
-		lap_req(lm, IRLAP_REQ_CONNECT, lm->daddr);
+		if (lap_req(lm, IRLAP_REQ_CONNECT, lm->daddr) < 0) {
+			set_lap(lm, IRLMP_LAP_STANDBY, "IrLAP connect request failed");
+			for (size_t i = 0; i < MAX_CONNS; i++)
+				if (conn_active(&lm->conns[i]))
+					report_disconnect(&lm->conns[i], IRLMP_REASON_LAP_CONNECT_FAILED,
+							  NULL, 0, "IrLAP connect request failed");
+		}
 	}
 }
 

@@ -116,15 +116,22 @@ static void ias_vectors(void **state)
 	assert_int_equal(rs.object_id, 0x1234);
 	assert_int_equal(rs.value.type, IAS_INTEGER);
 	assert_int_equal(rs.value.integer, 0x12);
+	assert_int_equal(ias_lsap_sel(&rs), 0x12);
+	rs.value.integer = 0x70;
+	assert_int_equal(ias_lsap_sel(&rs), -EINVAL);
+	rs.value.integer = 0;
+	assert_int_equal(ias_lsap_sel(&rs), -EINVAL);
 
 	assert_int_equal(ias_response_parse(ias_resp_noclass, sizeof(ias_resp_noclass), &rs), 0);
 	assert_int_equal(rs.ret, IAS_NO_SUCH_CLASS);
+	assert_int_equal(ias_lsap_sel(&rs), -EINVAL);
 	assert_int_equal(ias_response_parse(ias_resp_noclass, 2, &rs), 0); /* without the list */
 	assert_int_equal(rs.ret, IAS_NO_SUCH_CLASS);
 
 	assert_int_equal(ias_response_parse(ias_resp_octets, sizeof(ias_resp_octets), &rs), 0);
 	assert_int_equal(rs.object_id, 4);
 	assert_int_equal(rs.value.type, IAS_OCTETS);
+	assert_int_equal(ias_lsap_sel(&rs), -EINVAL);
 	assert_int_equal(rs.value.len, 6);
 	assert_memory_equal(rs.value.bytes, ias_resp_octets + 9, 6);
 
@@ -710,6 +717,30 @@ static void unbound_lsap_refused(void **state)
 	pair_free(p);
 }
 
+static int busy_lap(void *ctx, const struct irlap_request *req)
+{
+	(void)ctx;
+	return req->type == IRLAP_REQ_CONNECT ? -EBUSY : 0;
+}
+
+static void lap_refuses_connect(void **state)
+{
+	static const struct irlmp_ops busy = { busy_lap };
+	struct irlmp_config cfg;
+	struct irlmp *lm;
+	struct ttp_config c;
+
+	(void)state;
+	irlmp_config_defaults(&cfg);
+	ttp_config_defaults(&c);
+	lm = irlmp_new(&cfg, &busy, NULL);
+	assert_null(ttp_connect(lm, DB, 0x20, &c, ttp_ev, NULL, 0));
+	assert_int_equal(irlmp_get_lap_state(lm), IRLMP_LAP_STANDBY);
+	assert_int_equal(irlmp_count(lm, false), 0);
+	assert_int_equal(irlmp_deadline(lm), UINT64_MAX);
+	irlmp_free(lm);
+}
+
 static void connect_watchdog(void **state)
 {
 	struct pair *p = pair_new(64, NULL);
@@ -816,6 +847,7 @@ int main(void)
 		cmocka_unit_test(zero_credit_peer),
 		cmocka_unit_test(unbound_lsap_refused),
 		cmocka_unit_test(connect_watchdog),
+		cmocka_unit_test(lap_refuses_connect),
 		cmocka_unit_test(ias_over_lmp),
 		cmocka_unit_test(link_loss_ends_everything),
 	};

@@ -272,8 +272,8 @@ static void on_ias(void *ctx, int ret, const struct ias_response *resp)
 
 	w->ias_done = true;
 	w->ias_ret = ret;
-	if (ret == IAS_SUCCESS && resp->value.type == IAS_INTEGER)
-		w->ias_value = resp->value.integer;
+	if (ret == IAS_SUCCESS)
+		w->ias_value = ias_lsap_sel(resp);
 }
 
 static bool ias_done(struct world *w) { return w->ias_done; }
