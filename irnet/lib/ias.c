@@ -493,6 +493,8 @@ static void query_event(void *ctx, const struct irlmp_event *ev)
 
 	switch (ev->type) {
 	case IRLMP_EV_CONNECT_CONF:
+		/* Linux gives an IAS operation 10 s. */
+		irlmp_set_watchdog(q->conn, IAS_QUERY_TIMEOUT_US);
 		irlmp_data_ready(q->conn);
 		break;
 	case IRLMP_EV_DATA:

@@ -36,6 +36,7 @@
 #define IAS_NAME_MAX 60
 #define IAS_OCTETS_MAX 1024
 #define IAS_STRING_MAX 255
+#define IAS_QUERY_TIMEOUT_US 10000000ull /* answer watchdog after the LSAP connect */
 
 enum ias_return {
 	IAS_SUCCESS = 0x00,
@@ -111,7 +112,8 @@ struct ias_server *ias_server_new(struct irlmp *lm, const struct ias_db *db,
 void ias_server_free(struct ias_server *srv);
 uint64_t ias_server_answered(const struct ias_server *srv);
 
-/* Result of a query: ret is the return code, or (negative) -ETIMEDOUT,
+/* Result of a query: ret is the return code, or (negative) -ETIMEDOUT
+ * (LSAP connect or answer watchdog),
  * -ECONNRESET (LSAP disconnect or refusal), -EINVAL (malformed answer). */
 typedef void (*ias_result_fn)(void *ctx, int ret, const struct ias_response *resp);
 

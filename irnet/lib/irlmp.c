@@ -415,6 +415,14 @@ int irlmp_disconnect(struct irlmp_conn *c, enum irlmp_reason reason, const uint8
 	return 0;
 }
 
+int irlmp_set_watchdog(struct irlmp_conn *c, uint64_t timeout_us)
+{
+	if (c->state != IRLMP_CONN_DATA_TRANSFER_READY)
+		return -EINVAL;
+	c->deadline = timeout_us ? c->lm->now + timeout_us : UINT64_MAX;
+	return 0;
+}
+
 void irlmp_data_ready(struct irlmp_conn *c)
 {
 	if (c->state == IRLMP_CONN_DATA_TRANSFER_READY && c->lm->lap == IRLMP_LAP_ACTIVE)
@@ -671,10 +679,16 @@ static void tick_watchdogs(struct irlmp *lm, uint64_t now_us)
 		struct irlmp_conn *c = &lm->conns[i];
 		if (!conn_active(c) || c->deadline > now_us)
 			continue;
-		if (c->state == IRLMP_CONN_CONNECT)
+		if (c->state == IRLMP_CONN_CONNECT) {
 			irlmp_disconnect(c, IRLMP_REASON_NO_RESPONSE, NULL, 0);
-		else
-			report_disconnect(c, IRLMP_REASON_NO_RESPONSE, NULL, 0, "connect watchdog");
+			continue;
+		}
+		/* The peer may hold its end: tell it (a Linux peer silent on
+		 * an unbound LSAP ignores this too). */
+		if (c->state == IRLMP_CONN_SETUP || c->state == IRLMP_CONN_DATA_TRANSFER_READY)
+			queue_ctrl(lm, c->rsel, c->lsel, IRLMP_OP_DISCONNECT, IRLMP_REASON_NO_RESPONSE,
+				   NULL, 0);
+		report_disconnect(c, IRLMP_REASON_NO_RESPONSE, NULL, 0, "watchdog");
 	}
 }
 

@@ -166,6 +166,10 @@ int irlmp_accept(struct irlmp_conn *c, const uint8_t *data, size_t len,
 int irlmp_disconnect(struct irlmp_conn *c, enum irlmp_reason reason, const uint8_t *data,
 		     size_t len);
 void irlmp_data_ready(struct irlmp_conn *c);
+/* A connected LSAP's own watchdog (0: off), counted from the time of the
+ * last call into IrLMP that carried one (e.g. the event being handled):
+ * when it expires the connection ends with reason 0x07 both ways. */
+int irlmp_set_watchdog(struct irlmp_conn *c, uint64_t timeout_us);
 
 uint8_t irlmp_conn_lsel(const struct irlmp_conn *c);
 uint8_t irlmp_conn_rsel(const struct irlmp_conn *c);

@@ -814,6 +814,42 @@ static void ias_over_lmp(void **state)
 	pair_free(p);
 }
 
+/* A server that accepts and never answers: the query ends after 10 s and
+ * both LSAP ends are closed. */
+static void ias_answer_watchdog(void **state)
+{
+	struct pair *p = pair_new(64, NULL);
+	uint8_t buf[64];
+	size_t n;
+	struct irlmp_pdu pdu;
+
+	(void)state;
+	assert_non_null(ias_query_start(p->e[0].lm, DB, "IrNetv1", "IrDA:TinyTP:LsapSel",
+					ias_result, p, 0));
+	pair_link_up(p);
+	/* the peer's IrLMP answers the connect by hand, then says nothing */
+	n = irlmp_pull(p->e[0].lm, buf, sizeof(buf));
+	assert_int_equal(irlmp_pdu_parse(buf, n, &pdu), 0);
+	uint8_t conf[] = { 0x80 | pdu.slsap, 0x00, 0x81, 0x00 };
+	struct irlap_event ev = { .type = IRLAP_EV_DATA, .data = conf, .len = sizeof(conf) };
+	irlmp_lap_event(p->e[0].lm, &ev, 1000);
+	n = irlmp_pull(p->e[0].lm, buf, sizeof(buf)); /* the request */
+	assert_int_equal(irlmp_pdu_parse(buf, n, &pdu), 0);
+	assert_false(pdu.control);
+	assert_int_equal(irlmp_deadline(p->e[0].lm), 1000 + IAS_QUERY_TIMEOUT_US);
+	irlmp_tick(p->e[0].lm, 1000 + IAS_QUERY_TIMEOUT_US - 1);
+	assert_int_equal(p->queries, 0);
+	irlmp_tick(p->e[0].lm, 1000 + IAS_QUERY_TIMEOUT_US);
+	assert_int_equal(p->queries, 1);
+	assert_int_equal(p->ias_ret, -ETIMEDOUT);
+	n = irlmp_pull(p->e[0].lm, buf, sizeof(buf));
+	assert_int_equal(irlmp_pdu_parse(buf, n, &pdu), 0);
+	assert_int_equal(pdu.opcode, IRLMP_OP_DISCONNECT);
+	assert_int_equal(pdu.param, IRLMP_REASON_NO_RESPONSE);
+	assert_int_equal(irlmp_count(p->e[0].lm, false), 0);
+	pair_free(p);
+}
+
 static void link_loss_ends_everything(void **state)
 {
 	struct ttp_config c;
@@ -849,6 +885,7 @@ int main(void)
 		cmocka_unit_test(connect_watchdog),
 		cmocka_unit_test(lap_refuses_connect),
 		cmocka_unit_test(ias_over_lmp),
+		cmocka_unit_test(ias_answer_watchdog),
 		cmocka_unit_test(link_loss_ends_everything),
 	};
 	return cmocka_run_group_tests_name("irlmp", tests, NULL, NULL);
