@@ -1,0 +1,111 @@
+/*
+ * ttp.h: TinyTP (IrTTP) on an IrLMP connection, sans-I/O.
+ *
+ * Owns: the TinyTP connect PDU (initial credit, the MaxSduSize
+ * parameter) and data PDU header (M bit, delta credit); credit flow
+ * control both ways; segmentation and reassembly; the bounded queues.
+ *
+ * Does not own: the LSAP connection (irlmp.h), IAS lookups (ias.h).
+ *
+ * Memory is bounded both ways: ttp_send() takes at most tx_queue_max
+ * SDUs (-ENOBUFS beyond, whatever the peer's credit), and the peer can
+ * only send as many PDUs as we granted credit for; credit is given back
+ * only as the application takes SDUs with ttp_recv(), so a slow reader
+ * is back-pressure.  A reassembled SDU longer than our max_sdu is
+ * discarded (counted), its credit returned.  An SDU longer than the
+ * peer's MaxSduSize (or, without SAR, one PDU) is refused by ttp_send
+ * with -EMSGSIZE.
+ *
+ * There is no "writable" event (it would have to come from inside
+ * IrLAP's pull): a sender with a full queue retries after its next
+ * event or host tick; ttp_tx_pending() says how full the queue is.
+ *
+ * ttp_disconnect() discards SDUs not yet handed to IrLAP: wait for
+ * ttp_tx_pending() == 0 first to flush.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef IRNET_TTP_H
+#define IRNET_TTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "irlmp.h"
+
+#define TTP_PI_MAX_SDU 0x01
+#define TTP_MAX_CREDIT 127
+
+/* ---- wire format ----------------------------------------------------- */
+
+struct ttp_connect_pdu {
+	uint8_t credit;
+	bool has_max_sdu;
+	uint32_t max_sdu;
+	const uint8_t *data;   /* user data after the parameters */
+	size_t len;
+};
+
+int ttp_connect_parse(const uint8_t *buf, size_t len, struct ttp_connect_pdu *out);
+/* has_max_sdu: MaxSduSize sent with PL 2 if it fits 16 bits (values
+ * above go out as FF FF, as Linux does), else PL 4. */
+size_t ttp_connect_build(uint8_t *buf, size_t cap, const struct ttp_connect_pdu *p);
+
+/* ---- connections --------------------------------------------------- */
+
+struct ttp;
+struct ttp_listener;
+
+struct ttp_config {
+	uint8_t rx_credit;     /* credit we grant at connect and keep the peer at (16) */
+	uint32_t max_sdu;      /* largest SDU we take; 0: no SAR (one PDU per SDU) */
+	unsigned tx_queue_max; /* SDUs accepted by ttp_send before -ENOBUFS (8) */
+	const struct logger *log;
+};
+void ttp_config_defaults(struct ttp_config *cfg);
+
+enum ttp_ev_type {
+	TTP_EV_CONNECTED,    /* both sides know each other's parameters */
+	TTP_EV_READABLE,     /* ttp_recv() has an SDU */
+	TTP_EV_DISCONNECTED, /* reason; the handle is freed after return */
+};
+
+struct ttp_event {
+	enum ttp_ev_type type;
+	struct ttp *ttp;
+	enum irlmp_reason reason;
+};
+
+typedef void (*ttp_event_fn)(void *ctx, const struct ttp_event *ev);
+
+/* Listens on LSAP sel (IRLMP_LSAP_ANY: allocated; see ttp_listener_lsap).
+ * Incoming connections are accepted; events for each go to fn. */
+struct ttp_listener *ttp_listen(struct irlmp *lm, uint8_t sel, const struct ttp_config *cfg,
+				ttp_event_fn fn, void *ctx);
+uint8_t ttp_listener_lsap(const struct ttp_listener *l);
+void ttp_listener_free(struct ttp_listener *l);
+
+struct ttp *ttp_connect(struct irlmp *lm, uint32_t daddr, uint8_t dlsap,
+			const struct ttp_config *cfg, ttp_event_fn fn, void *ctx, uint64_t now_us);
+/* Queues one SDU (copied).  -EMSGSIZE, -ENOBUFS, -ENOTCONN. */
+int ttp_send(struct ttp *t, const uint8_t *sdu, size_t len);
+/* Takes the oldest received SDU: its length, 0 if none, -EMSGSIZE if cap
+ * is too small (the SDU stays). */
+long ttp_recv(struct ttp *t, uint8_t *buf, size_t cap);
+void ttp_disconnect(struct ttp *t);
+
+bool ttp_is_connected(const struct ttp *t);
+size_t ttp_tx_pending(const struct ttp *t);  /* SDUs not fully handed to IrLMP */
+uint32_t ttp_peer_max_sdu(const struct ttp *t);
+unsigned ttp_send_credit(const struct ttp *t); /* credit the peer gave us */
+struct irlmp_conn *ttp_lmp_conn(const struct ttp *t);
+
+struct ttp_stats {
+	uint64_t sdus_tx, sdus_rx, pdus_tx, pdus_rx, dataless_tx, stalls;
+	uint64_t oversize_dropped, no_credit_dropped;
+	size_t rx_bytes_max;   /* most bytes held for the reader at once */
+};
+const struct ttp_stats *ttp_get_stats(const struct ttp *t);
+
+#endif
