@@ -12,3 +12,6 @@ UNIT_TESTS += tests/unit/test_common
 tests_unit_test_common_SOURCES = tests/unit/test_common.c
 tests_unit_test_common_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_common_LDADD = common/libcommon.la $(UNIT_LIBS)
+
+# Shared by several unit tests (the ASan-aware transfer size, the reference capture).
+noinst_HEADERS += tests/unit/test_support.h

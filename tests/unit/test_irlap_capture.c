@@ -28,6 +28,7 @@
 #include "irlap_frame.h"
 #include "pcap.h"
 #include "pcap_file.h"
+#include "test_support.h"
 
 #define ALPHA 0xbdba852cu /* wire 2c 85 ba bd */
 #define BETA 0xffbbc905u  /* wire 05 c9 bb ff */
@@ -46,17 +47,14 @@ static size_t nrecs;
 
 static int load(void **state)
 {
-	const char *top = getenv("abs_top_srcdir");
-	char path[4096];
 	uint8_t *data;
 	size_t len;
 	struct pcap_reader pr;
 	struct pcap_record r;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/linux-irnet-session.pcap", top ? top : "..");
-	if (pcap_file_load(path, 1 << 24, &data, &len) != 0) {
-		fprintf(stderr, "cannot load %s\n", path);
+	if (load_reference_capture(&data, &len) != 0) {
+		fprintf(stderr, "cannot load %s\n", reference_capture_path());
 		return -1;
 	}
 	if (pcap_reader_init(&pr, data, len) != 0) {

@@ -23,6 +23,7 @@
 #include "pcap.h"
 #include "pcap_file.h"
 #include "ttp.h"
+#include "test_support.h"
 
 /* ---- vectors ------------------------------------------------------------ */
 
@@ -273,8 +274,6 @@ static void ttp_vectors(void **state)
 
 static void capture_decodes(void **state)
 {
-	const char *top = getenv("abs_top_srcdir");
-	char path[4096];
 	uint8_t *data;
 	size_t len;
 	struct pcap_reader pr;
@@ -285,8 +284,7 @@ static void capture_decodes(void **state)
 	uint8_t ias_peer = 0xff; /* (lsel, rsel) of the IAS connection */
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/tests/fixtures/linux-irnet-session.pcap", top ? top : "..");
-	assert_int_equal(pcap_file_load(path, 1 << 24, &data, &len), 0);
+	assert_int_equal(load_reference_capture(&data, &len), 0);
 	assert_int_equal(pcap_reader_init(&pr, data, len), 0);
 	while ((rc = pcap_reader_next(&pr, &r)) == 1) {
 		struct irlap_frame f;

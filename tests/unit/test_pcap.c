@@ -16,6 +16,7 @@
 
 #include "pcap.h"
 #include "pcap_file.h"
+#include "test_support.h"
 #include "sir_vectors.h"
 
 struct membuf {
@@ -138,25 +139,14 @@ static void sink_errors_are_sticky(void **state)
 	assert_int_equal(pw.records, 0);
 }
 
-static char *fixture_path(void)
-{
-	const char *top = getenv("abs_top_srcdir");
-	if (!top)
-		top = getenv("top_srcdir");
-	if (!top)
-		top = ".";
-	static char path[4096];
-	snprintf(path, sizeof(path), "%s/tests/fixtures/linux-irnet-session.pcap", top);
-	return path;
-}
 
 static void reads_the_linux_irnet_capture(void **state)
 {
 	uint8_t *data;
 	size_t len;
-	int rc = pcap_file_load(fixture_path(), 1 << 24, &data, &len);
+	int rc = pcap_file_load(reference_capture_path(), 1 << 24, &data, &len);
 	if (rc != 0)
-		fail_msg("cannot load %s: %s", fixture_path(), strerror(-rc));
+		fail_msg("cannot load %s: %s", reference_capture_path(), strerror(-rc));
 	assert_int_equal(len, 163014);
 
 	struct pcap_reader pr;
@@ -208,7 +198,7 @@ static void load_reports_missing_files(void **state)
 	uint8_t *data;
 	size_t len;
 	assert_int_equal(pcap_file_load("/nonexistent/x.pcap", 100, &data, &len), -ENOENT);
-	assert_int_equal(pcap_file_load(fixture_path(), 1000, &data, &len), -EFBIG);
+	assert_int_equal(pcap_file_load(reference_capture_path(), 1000, &data, &len), -EFBIG);
 	assert_null(data);
 }
 

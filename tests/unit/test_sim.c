@@ -18,22 +18,8 @@
 
 #include "irlap.h"
 #include "sim.h"
+#include "test_support.h"
 
-/*
- * The transfers move 1 MiB each way.  Under AddressSanitizer (the
- * sanitizer build runs every unit test again, several times slower) the
- * same scenarios move a quarter of that.
- */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(UNDER_ASAN)
-#define MIB (256 * 1024)
-#else
-#define MIB (1024 * 1024)
-#endif
 #define SEC 1000000ull
 
 static const uint32_t addr[2] = { 0x0a0b0c01, 0x0a0b0c02 };

@@ -23,18 +23,9 @@
 #include "irlap.h"
 #include "irlmp.h"
 #include "sim.h"
+#include "test_support.h"
 #include "ttp.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(UNDER_ASAN)
-#define MIB (256 * 1024)
-#else
-#define MIB (1024 * 1024)
-#endif
 #define SEC 1000000ull
 #define STEP_US 20000
 #define SDU 2000

@@ -1,0 +1,49 @@
+/*
+ * test_support.h: what several unit tests need alike (header only).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef IRNET_TEST_SUPPORT_H
+#define IRNET_TEST_SUPPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pcap_file.h"
+
+/*
+ * Bulk transfers move 1 MiB each way.  Under AddressSanitizer (the
+ * sanitizer build runs every unit test again, several times slower) the
+ * same scenarios move a quarter of that.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(TEST_UNDER_ASAN)
+#define MIB (256 * 1024)
+#else
+#define MIB (1024 * 1024)
+#endif
+
+/* The real Linux IrNET session in tests/fixtures (343 IrLAP frames),
+ * found through the abs_top_srcdir or top_srcdir the harness exports. */
+static inline const char *reference_capture_path(void)
+{
+	static char path[4096];
+	const char *top = getenv("abs_top_srcdir");
+	if (!top)
+		top = getenv("top_srcdir");
+	snprintf(path, sizeof(path), "%s/tests/fixtures/linux-irnet-session.pcap", top ? top : "..");
+	return path;
+}
+
+/* Loads it into a new buffer (free() it); 0 or -errno. */
+static inline int load_reference_capture(uint8_t **data, size_t *len)
+{
+	return pcap_file_load(reference_capture_path(), 1 << 24, data, len);
+}
+
+#endif
