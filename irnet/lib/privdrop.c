@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <seccomp.h>
@@ -82,7 +83,8 @@ int privdrop_user(const char *user, const struct logger *log, char *err, size_t 
 
 /* What a running host does: I/O on open descriptors, the loop, timers,
  * signals, termios and modem-line ioctls, memory, and exiting.  Closing
- * the port restores termios (ioctl) and tries to unlink its lock. */
+ * the port restores termios (ioctl), reads its lock file back (an open
+ * for reading only, see allow_read_only_open) and tries to unlink it. */
 static const char *const allowed[] = {
 	"read", "write", "readv", "writev", "pread64", "pwrite64", "close",
 	"ppoll", "poll", "select", "pselect6", "epoll_wait", "epoll_pwait",
@@ -94,6 +96,23 @@ static const char *const allowed[] = {
 	"getrandom", "unlink", "unlinkat", "restart_syscall",
 	"exit", "exit_group",
 };
+
+/* open/openat only without any way to write or create: the flags,
+ * masked with the access mode and the creating bits, must be O_RDONLY. */
+static int allow_read_only_open(scmp_filter_ctx ctx)
+{
+	const scmp_datum_t mask = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
+	int nr, r;
+
+	nr = seccomp_syscall_resolve_name("openat");
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+			     SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDONLY));
+	nr = seccomp_syscall_resolve_name("open");
+	if (r == 0 && nr != __NR_SCMP_ERROR)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, mask, O_RDONLY));
+	return r;
+}
 
 int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
 {
@@ -115,6 +134,11 @@ int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
 			snprintf(err, errlen, "seccomp: allowing %s: %s", allowed[i], strerror(-r));
 			goto out;
 		}
+	}
+	r = allow_read_only_open(ctx);
+	if (r < 0) {
+		snprintf(err, errlen, "seccomp: allowing read-only open: %s", strerror(-r));
+		goto out;
 	}
 	r = seccomp_load(ctx);
 	if (r < 0)

@@ -259,6 +259,23 @@ static void child_forbidden(void)
 	_exit(5);
 }
 
+static void child_open_write(void)
+{
+	char err[200];
+	int fd;
+
+	if (privdrop_seccomp(NULL, err, sizeof(err)) < 0)
+		_exit(3);
+	/* Reading a file is allowed (the lock file is read back)... */
+	fd = open("/dev/null", O_RDONLY);
+	if (fd < 0)
+		_exit(4);
+	close(fd);
+	/* ...opening one for writing is not. */
+	(void)open("/dev/null", O_WRONLY);
+	_exit(5);
+}
+
 static void seccomp_allows_and_kills(void **state)
 {
 	int st;
@@ -268,6 +285,9 @@ static void seccomp_allows_and_kills(void **state)
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
 	st = in_child(child_forbidden);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
+	st = in_child(child_open_write);
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(WTERMSIG(st), SIGSYS);
 }
