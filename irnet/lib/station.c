@@ -154,10 +154,19 @@ static void lap_send_frame(void *ctx, const uint8_t *frame, size_t len,
 	st->cnt.tx_bytes += (uint64_t)n;
 	capture(st, PCAP_DIR_TX, frame, len);
 	if (tx->speed_after) {
+		/* tcdrain() can return while the frame is still on the line:
+		 * a USB bridge's FIFO, a pty (whose reader paces the line).
+		 * The frame cannot have left before its own line time, so
+		 * wait for that too: switching early garbles its tail. */
+		uint64_t line_end = st->tx_end_us - st->echo_margin_us;
+
+		now = eloop_now_us();
+		if (line_end > now)
+			port_sleep_us(st->port, (uint32_t)(line_end - now));
 		r = switch_speed(st, tx->speed_after);
 		if (r < 0)
 			fail(st, r, "speed switch after a frame");
-		/* The drain has waited for the frame: nothing more to drop. */
+		/* The frame is out: nothing more to drop. */
 		st->tx_end_us = eloop_now_us();
 	}
 }

@@ -42,7 +42,7 @@ struct opts {
 	const char *device, *dongle, *nickname, *pcap, *user, *lock_dir, *hints;
 	uint32_t speed;
 	unsigned slots, timeout_s;
-	bool json, listen, seccomp;
+	bool json, listen, seccomp, connect;
 	unsigned verbose;
 };
 
@@ -56,6 +56,14 @@ struct app {
 	unsigned rounds;
 	uint64_t t0, found_us;
 	bool failed;
+	/* --connect */
+	struct eloop_timer hold;
+	bool linked, link_done;
+	uint32_t link_daddr;
+	struct qos_result qos;
+	uint64_t link_us;        /* from the connect request to CONNECT_CONF */
+	uint64_t connect_at;
+	bool link_ended;         /* a DISCONNECT event came */
 };
 
 static void usage(FILE *f)
@@ -63,7 +71,7 @@ static void usage(FILE *f)
 	fputs("usage: irdiscover -d DEVICE [--dongle TYPE[:OPTS]] [--speed BAUD] [--slots N]\n"
 	      "                  [--timeout S] [--nickname NAME] [--hints LIST] [--json]\n"
 	      "                  [--pcap FILE] [--user USER] [--lock-dir DIR] [--no-seccomp]\n"
-	      "                  [--listen] [-v]\n"
+	      "                  [--connect] [--listen] [-v]\n"
 	      "Lists the IrDA stations in range of a serial port (IrLAP discovery).\n"
 	      "  -d, --device DEVICE   the serial port (or pty)\n"
 	      "  --dongle TYPE[:OPTS]  the IrDA dongle (default none)\n"
@@ -77,9 +85,11 @@ static void usage(FILE *f)
 	      "  --user USER           user to run as once the port is open (default nobody)\n"
 	      "  --lock-dir DIR        UUCP lock directory (default /var/lock; \"\": none)\n"
 	      "  --no-seccomp          do not install the system-call allow-list\n"
-	      "  --listen              answer discovery until SIGINT/SIGTERM\n"
+	      "  --connect             then connect to the first station found at up to\n"
+	      "                        --speed, hold the link 0.5 s, disconnect\n"
+	      "  --listen              answer discovery (and accept links) until SIGINT/SIGTERM\n"
 	      "  -v, --verbose         log the protocol to stderr (twice: debug)\n"
-	      "Exit: 0 found a station (--listen: ended by a signal), 1 none found or\n"
+	      "Exit: 0 found a station (and --connect: the link worked) (--listen: ended by a signal), 1 none found or\n"
 	      "an I/O failure, 2 usage error.\n", f);
 }
 
@@ -203,6 +213,10 @@ static void print_result(const struct app *a)
 			printf("0x%08x  %-20s  charset=%s  hints=%s (%s)\n", p->daddr, nick,
 			       charset_name(p->info.charset), hints[0] ? hints : "none", hex);
 		}
+		if (a->o.connect && a->link_done)
+			printf("link to 0x%08x: %u bps, data size %u, window %u, up in %llu ms\n",
+			       a->link_daddr, a->qos.baud, a->qos.tx_data_size, a->qos.tx_window,
+			       (unsigned long long)(a->link_us / 1000));
 		return;
 	}
 	json_object *root = json_object_new_object(), *arr = json_object_new_array();
@@ -227,6 +241,17 @@ static void print_result(const struct app *a)
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "stations", arr);
+	if (a->o.connect && a->link_done) {
+		json_object *l = json_object_new_object();
+
+		snprintf(addr, sizeof(addr), "0x%08x", a->link_daddr);
+		json_object_object_add(l, "address", json_object_new_string(addr));
+		json_object_object_add(l, "baud", json_object_new_int64(a->qos.baud));
+		json_object_object_add(l, "data_size", json_object_new_int64(a->qos.tx_data_size));
+		json_object_object_add(l, "window", json_object_new_int64(a->qos.tx_window));
+		json_object_object_add(l, "connect_ms", json_object_new_int64((int64_t)(a->link_us / 1000)));
+		json_object_object_add(root, "link", l);
+	}
 	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
 	json_object_put(root);
 }
@@ -237,6 +262,34 @@ static int discover(struct app *a)
 
 	a->rounds++;
 	return station_request(a->st, &req);
+}
+
+static void start_connect(struct app *a)
+{
+	int r;
+
+	a->connect_at = eloop_now_us();
+	r = station_request(a->st, &(struct irlap_request){ .type = IRLAP_REQ_CONNECT,
+							   .daddr = a->peers[0].daddr });
+	if (r < 0) {
+		fprintf(stderr, "irdiscover: %s: connect to 0x%08x: %s\n", a->o.device,
+			a->peers[0].daddr, strerror(-r));
+		eloop_terminate(a->loop);
+	}
+}
+
+/* The link has been up long enough for a few polls at the new rate. */
+static void on_hold(struct eloop *loop, void *ctx)
+{
+	struct app *a = ctx;
+	int r;
+
+	(void)loop;
+	r = station_request(a->st, &(struct irlap_request){ .type = IRLAP_REQ_DISCONNECT });
+	if (r < 0) {
+		fprintf(stderr, "irdiscover: %s: disconnect: %s\n", a->o.device, strerror(-r));
+		eloop_terminate(a->loop);
+	}
 }
 
 static void on_event(void *ctx, const struct irlap_event *ev)
@@ -252,7 +305,10 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 			a->npeers = ev->npeers > IRLAP_MAX_PEERS ? IRLAP_MAX_PEERS : ev->npeers;
 			memcpy(a->peers, ev->peers, a->npeers * sizeof(a->peers[0]));
 			a->found_us = eloop_now_us();
-			eloop_terminate(a->loop);
+			if (a->o.connect)
+				start_connect(a);
+			else
+				eloop_terminate(a->loop);
 		} else if (discover(a) < 0) {
 			eloop_terminate(a->loop);
 		}
@@ -263,8 +319,39 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 		fflush(stdout);
 		break;
 	case IRLAP_EV_CONNECT_IND:
-		/* Nothing above IrLAP yet to hand a link to. */
-		station_request(a->st, &(struct irlap_request){ .type = IRLAP_REQ_REJECT });
+		/* A listener takes the link (IrLAP only: there is no layer
+		 * above yet, so the link carries no data). */
+		if (a->o.listen) {
+			printf("connect from 0x%08x\n", ev->daddr);
+			fflush(stdout);
+		}
+		station_request(a->st, &(struct irlap_request){
+			.type = a->o.listen ? IRLAP_REQ_ACCEPT : IRLAP_REQ_REJECT });
+		break;
+	case IRLAP_EV_CONNECT_CONF:
+		if (a->o.listen) {
+			printf("connected to 0x%08x at %u bps\n", ev->daddr, ev->qos->baud);
+			fflush(stdout);
+			break;
+		}
+		a->linked = true;
+		a->link_daddr = ev->daddr;
+		a->qos = *ev->qos;
+		a->link_us = eloop_now_us() - a->connect_at;
+		eloop_timer_arm_in(a->loop, &a->hold, 500000);
+		break;
+	case IRLAP_EV_DISCONNECT:
+		if (a->o.listen) {
+			printf("disconnected: %s\n", irlap_reason_name(ev->reason));
+			fflush(stdout);
+			break;
+		}
+		a->link_ended = true;
+		a->link_done = a->linked && ev->reason == IRLAP_REASON_USER;
+		if (!a->link_done)
+			fprintf(stderr, "irdiscover: %s: link to 0x%08x: %s\n", a->o.device,
+				a->peers[0].daddr, irlap_reason_name(ev->reason));
+		eloop_terminate(a->loop);
 		break;
 	default:
 		break;
@@ -310,6 +397,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "lock-dir", required_argument, NULL, 'L' },
 		{ "no-seccomp", no_argument, NULL, 'N' },
 		{ "listen", no_argument, NULL, 'l' },
+		{ "connect", no_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -331,6 +419,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'L': o->lock_dir = optarg; break;
 		case 'N': o->seccomp = false; break;
 		case 'l': o->listen = true; break;
+		case 'c': o->connect = true; break;
 		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 's':
@@ -364,6 +453,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "irdiscover: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
+	if (o->listen && o->connect) {
+		fprintf(stderr, "irdiscover: --listen and --connect exclude each other\n");
+		return -1;
+	}
 	if (!o->device) {
 		fprintf(stderr, "irdiscover: no device: use -d DEVICE\n");
 		return -1;
@@ -395,7 +488,10 @@ static int setup_config(const struct opts *o, struct station_config *sc, const s
 		fprintf(stderr, "irdiscover: --hints %s: unknown hint '%s'\n", o->hints, bad);
 		return -1;
 	}
-	irlap_config_defaults(&sc->lap, o->speed, 1000);
+	/* A userspace host needs a few ms after its last byte before it
+	 * hears again (the speed switch, the scheduler): announce 5 ms of
+	 * minimum turnaround, not the 1 ms a kernel driver manages. */
+	irlap_config_defaults(&sc->lap, o->speed, 5000);
 	sc->lap.qos.baud &= (uint16_t)(dongle_rates(&sc->dongle) | 0x02);
 	sc->lap.seed = eloop_now_us() ^ ((uint64_t)getpid() << 32);
 	sc->lap.info.hints[0] = hints[0];
@@ -474,6 +570,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	} else {
 		eloop_timer_init(&a.deadline, on_timeout, &a);
+		eloop_timer_init(&a.hold, on_hold, &a);
 		eloop_timer_arm_in(a.loop, &a.deadline, (uint64_t)a.o.timeout_s * 1000000u);
 		r = discover(&a);
 		if (r < 0) {
@@ -498,12 +595,27 @@ int main(int argc, char **argv)
 		if (a.npeers == 0 && !a.o.json)
 			fprintf(stderr, "irdiscover: %s: no station in range within %u s\n",
 				a.o.device, a.o.timeout_s);
-		rc = a.npeers ? 0 : EXIT_JOB;
+		rc = a.npeers && (!a.o.connect || a.link_done) ? 0 : EXIT_JOB;
+		if (a.o.connect && a.npeers && !a.link_ended)
+			fprintf(stderr, "irdiscover: %s: link not done within %u s\n", a.o.device,
+				a.o.timeout_s);
+		if (a.o.verbose) {
+			const struct station_counters *c = station_counters(a.st);
+
+			fprintf(stderr, "irdiscover: frames tx %llu rx %llu, echo dropped %llu bytes, "
+				"%llu speed switches (last %llu us)\n",
+				(unsigned long long)c->tx_frames, (unsigned long long)c->rx_frames,
+				(unsigned long long)c->echo_dropped,
+				(unsigned long long)c->speed_switches,
+				(unsigned long long)c->last_switch_us);
+		}
 	}
 out:
 	station_free(a.st);
-	if (a.loop && eloop_timer_pending(&a.deadline))
+	if (a.loop) {
 		eloop_timer_cancel(a.loop, &a.deadline);
+		eloop_timer_cancel(a.loop, &a.hold);
+	}
 	port_close(port);
 	if (a.loop)
 		eloop_free(a.loop);
