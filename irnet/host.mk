@@ -19,3 +19,4 @@ tests_unit_test_station_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 
 TESTS += tests/irdiscover-irwire.sh tests/irdiscover-usage.sh
 TESTS += tests/station-speed-switch.sh
+EXTRA_DIST += tests/station-lib.sh

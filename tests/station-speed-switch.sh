@@ -10,43 +10,12 @@
 # cleanly.  Cases: both offer 115200 (switch to 115200), the listener
 # offers only 9600 (no switch: 9600 negotiated).
 . "${top_srcdir:-.}/tests/lib.sh"
-irwire="$abs_top_builddir/irnet/tools/irwire"
-irdiscover="$abs_top_builddir/irnet/tools/irdiscover"
-[ -x "$irwire" ] && [ -x "$irdiscover" ] || { echo "FAIL: programs not built"; exit 1; }
-PYTHON=${PYTHON:-/usr/bin/python3}
-[ -x "$PYTHON" ] || skip "python3 not found"
-
-tmp=$(mktemp -d)
-wpid= lpid=
-cleanup() {
-	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
-	[ -n "$wpid" ] && kill "$wpid" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	for f in "$tmp"/*.out "$tmp"/*.err; do [ -s "$f" ] && sed "s|^|  $(basename "$f"): |" "$f"; done
-	exit 1
-}
-wait_for() {
-	i=0
-	until grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && fail "no '$2' in $1"
-		sleep 0.05
-	done
-}
+. "${top_srcdir:-.}/tests/station-lib.sh"
 
 # link LISTENER_SPEED EXPECTED_BAUD
 link() {
 	rm -f "$tmp"/*.out "$tmp"/*.err "$tmp/c.pcap"
-	"$irwire" >"$tmp/wire.out" 2>"$tmp/wire.err" &
-	wpid=$!
-	wait_for "$tmp/wire.out" '^b /dev/pts/'
-	a=$(sed -n 's/^a //p' "$tmp/wire.out")
-	b=$(sed -n 's/^b //p' "$tmp/wire.out")
+	start_wire
 	"$irdiscover" --listen -d "$b" --nickname beta --speed "$1" --lock-dir '' \
 		>"$tmp/listen.out" 2>"$tmp/listen.err" &
 	lpid=$!

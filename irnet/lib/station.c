@@ -360,8 +360,18 @@ void station_free(struct station *st)
 	eloop_timer_cancel(st->loop, &st->timer);
 	/* The last frame (a final XID, a UA) must leave before the port
 	 * is closed and its output flushed. */
-	if (!st->dead && port_drain(st->port) < 0)
-		log_msg(st->log, LOG_LEVEL_WARNING, "station: drain: %s", port_error(st->port));
+	if (!st->dead) {
+		uint64_t now, line_end = st->tx_end_us - st->echo_margin_us;
+
+		if (port_drain(st->port) < 0)
+			log_msg(st->log, LOG_LEVEL_WARNING, "station: drain: %s",
+				port_error(st->port));
+		/* tcdrain() returns early on ptys and USB bridges (see the
+		 * speed switch): closing restores termios and may flush. */
+		now = eloop_now_us();
+		if (st->tx_end_us && line_end > now)
+			port_sleep_us(st->port, (uint32_t)(line_end - now));
+	}
 	dongle_script_init(&s);
 	if (dongle_close(&st->dongle, &s) == 0 && dongle_run(st->port, &s, NULL) < 0)
 		log_msg(st->log, LOG_LEVEL_WARNING, "station: dongle close: %s",
