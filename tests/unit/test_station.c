@@ -5,7 +5,8 @@
  * Two stations, each on its own pty through serial_open, are joined by
  * the test, which copies bytes between the two masters: discovery from
  * one finds the other with its nickname and hints, through the real
- * serial, SIR and IrLAP code, in real time.  The seccomp allow-list is
+ * serial, SIR and IrLAP code, in real time.  A pty that echoes every
+ * byte checks the half-duplex drop.  The seccomp allow-list is
  * checked in forked children: an allowed call works, a forbidden one
  * kills the child with SIGSYS.
  *
@@ -202,6 +203,96 @@ static void discovery_over_ptys(void **state)
 	eloop_free(r.loop);
 }
 
+/* Half-duplex: a dongle hears its own transmission.  The "dongle" here
+ * sends every byte straight back; the station must drop all of it and
+ * never take its own XID for a peer's. */
+struct echo_rig {
+	struct eloop *loop;
+	int master;
+	bool discovery_done, heard_itself;
+};
+
+static void echo_back(struct eloop *loop, int fd, void *ctx)
+{
+	struct echo_rig *e = ctx;
+	uint8_t buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	(void)loop;
+	(void)e;
+	if (n > 0)
+		assert_int_equal(write(fd, buf, (size_t)n), n);
+}
+
+static void on_echo_event(void *ctx, const struct irlap_event *ev)
+{
+	struct echo_rig *e = ctx;
+
+	if (ev->type == IRLAP_EV_DISCOVERED_BY)
+		e->heard_itself = true;
+	if (ev->type == IRLAP_EV_DISCOVERY) {
+		e->discovery_done = true;
+		eloop_terminate(e->loop);
+	}
+}
+
+static void own_echo_is_dropped(void **state)
+{
+	struct echo_rig e;
+	struct serial_config sc;
+	struct station_config cfg;
+	struct port *port;
+	struct station *st;
+	struct eloop_timer limit;
+	char path[128], err[256];
+	int slave;
+	const struct station_counters *c;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.loop = eloop_new(NULL);
+	assert_non_null(e.loop);
+	assert_int_equal(openpty(&e.master, &slave, path, NULL, NULL), 0);
+	fcntl(e.master, F_SETFL, O_NONBLOCK);
+	serial_config_init(&sc);
+	sc.lock_dir = "";
+	if (serial_open(path, &sc, &port, err, sizeof(err)) < 0)
+		fail_msg("serial_open %s: %s", path, err);
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(dongle_init(&cfg.dongle, "none", err, sizeof(err)), 0);
+	irlap_config_defaults(&cfg.lap, 115200, 1000);
+	cfg.lap.seed = 5;
+	cfg.app = (struct station_app){ .event = on_echo_event, .failed = on_failed, .ctx = &e };
+	cfg.echo_margin_us = 2000;
+	if (station_new(e.loop, port, &cfg, &st, err, sizeof(err)) < 0)
+		fail_msg("station_new: %s", err);
+	assert_int_equal(eloop_add_reader(e.loop, e.master, echo_back, &e), 0);
+	eloop_timer_init(&limit, on_limit, &e);
+	eloop_timer_arm_in(e.loop, &limit, 4000000);
+	assert_int_equal(station_request(st, &(struct irlap_request){
+		.type = IRLAP_REQ_DISCOVER, .slots = 6 }), 0);
+	assert_int_equal(eloop_run(e.loop), 0);
+	assert_true(e.discovery_done);
+	/* The final XID's echo comes back after the result: wait for it. */
+	eloop_timer_arm_in(e.loop, &limit, 150000);
+	assert_int_equal(eloop_run(e.loop), 0);
+	assert_false(e.heard_itself);
+	c = station_counters(st);
+	/* 6 slots + the final XID, every byte of them echoed and dropped. */
+	assert_int_equal(c->tx_frames, 7);
+	assert_true(c->tx_bytes > 7 * 12);
+	assert_int_equal(c->echo_dropped, c->tx_bytes);
+	assert_int_equal(c->rx_frames, 0);
+	assert_int_equal(station_sir_counters(st)->bytes, 0);
+	eloop_timer_cancel(e.loop, &limit);
+	eloop_remove_reader(e.loop, e.master);
+	station_free(st);
+	port_close(port);
+	close(slave);
+	close(e.master);
+	eloop_free(e.loop);
+}
+
 static void not_a_serial_port(void **state)
 {
 	struct eloop *loop = eloop_new(NULL);
@@ -331,6 +422,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(discovery_over_ptys),
+		cmocka_unit_test(own_echo_is_dropped),
 		cmocka_unit_test(not_a_serial_port),
 		cmocka_unit_test(seccomp_allows_and_kills),
 		cmocka_unit_test(privdrop_to_nobody),
