@@ -1,1 +1,22 @@
 # irnet/host.mk: the real-time stack host and the user programs (irdiscover, irspray).
+# See docs/irnet-host.md.
+irnet_lib_libirnet_la_SOURCES += \
+	irnet/lib/station.c irnet/lib/station.h \
+	irnet/lib/privdrop.c irnet/lib/privdrop.h
+# libseccomp needs no CFLAGS (pkg-config gives none); only the library.
+irnet_lib_libirnet_la_LIBADD += $(SECCOMP_LIBS)
+
+bin_PROGRAMS += irnet/tools/irdiscover
+irnet_tools_irdiscover_SOURCES = irnet/tools/irdiscover.c
+irnet_tools_irdiscover_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+irnet_tools_irdiscover_LDADD = irnet/lib/libirnet.la $(JSONC_LIBS)
+dist_man_MANS += man/irdiscover.1
+
+UNIT_TESTS += tests/unit/test_station
+tests_unit_test_station_SOURCES = tests/unit/test_station.c
+tests_unit_test_station_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_station_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+
+TESTS += tests/irdiscover-irwire.sh tests/irdiscover-usage.sh
+TESTS += tests/station-speed-switch.sh
+EXTRA_DIST += tests/station-lib.sh

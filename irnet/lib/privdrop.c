@@ -1,0 +1,152 @@
+/*
+ * privdrop.c: dropping root and the seccomp allow-list.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "privdrop.h"
+
+static int lookup(const char *user, uid_t *uid, gid_t *gid, char *err, size_t errlen)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	char *end;
+	unsigned long n;
+	int r;
+
+	r = getpwnam_r(user, &pw, buf, sizeof(buf), &res);
+	if (r == 0 && res) {
+		*uid = pw.pw_uid;
+		*gid = pw.pw_gid;
+		return 0;
+	}
+	errno = 0;
+	n = strtoul(user, &end, 10);
+	if (user[0] >= '0' && user[0] <= '9' && *end == '\0' && errno == 0 &&
+	    n < (unsigned long)(uid_t)-1) {
+		*uid = (uid_t)n;
+		*gid = (gid_t)n;
+		if (getpwuid_r(*uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+			*gid = pw.pw_gid;
+		return 0;
+	}
+	snprintf(err, errlen, "user '%s': %s", user, r ? strerror(r) : "no such user");
+	return -ENOENT;
+}
+
+int privdrop_user(const char *user, const struct logger *log, char *err, size_t errlen)
+{
+	uid_t uid, ruid, euid, suid;
+	gid_t gid, rgid, egid, sgid;
+	int r;
+
+	if (!user)
+		user = "nobody";
+	if (geteuid() != 0) {
+		log_msg(log, LOG_LEVEL_DEBUG, "privdrop: not root (uid %u): keeping uid",
+			(unsigned)geteuid());
+		return 0;
+	}
+	r = lookup(user, &uid, &gid, err, errlen);
+	if (r < 0)
+		return r;
+	if (uid == 0) {
+		snprintf(err, errlen, "user '%s' is root: refusing to run as root", user);
+		return -EINVAL;
+	}
+	if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
+	    setresuid(uid, uid, uid) < 0) {
+		r = -errno;
+		snprintf(err, errlen, "becoming user '%s' (uid %u gid %u): %s", user,
+			 (unsigned)uid, (unsigned)gid, strerror(errno));
+		return r;
+	}
+	if (getresuid(&ruid, &euid, &suid) < 0 || getresgid(&rgid, &egid, &sgid) < 0 ||
+	    ruid == 0 || euid == 0 || suid == 0 || rgid == 0 || egid == 0 || sgid == 0 ||
+	    getgroups(0, NULL) != 0 || setuid(0) == 0) {
+		snprintf(err, errlen, "user '%s': privileges not fully dropped", user);
+		return -EPERM;
+	}
+	log_msg(log, LOG_LEVEL_DEBUG, "privdrop: now uid %u gid %u ('%s')", (unsigned)uid,
+		(unsigned)gid, user);
+	return 0;
+}
+
+/* What a running host does: I/O on open descriptors, the loop, timers,
+ * signals, termios and modem-line ioctls, memory, and exiting.  Closing
+ * the port restores termios (ioctl), reads its lock file back (an open
+ * for reading only, see allow_read_only_open) and tries to unlink it. */
+static const char *const allowed[] = {
+	"read", "write", "readv", "writev", "pread64", "pwrite64", "close",
+	"ppoll", "poll", "select", "pselect6", "epoll_wait", "epoll_pwait",
+	"clock_gettime", "clock_nanosleep", "nanosleep", "gettimeofday", "time",
+	"ioctl", "fcntl", "fstat", "newfstatat", "lseek", "statx",
+	"rt_sigprocmask", "rt_sigreturn", "rt_sigaction", "rt_sigtimedwait",
+	"signalfd4", "sigaltstack", "getpid", "gettid", "tgkill",
+	"brk", "mmap", "munmap", "mremap", "madvise", "mprotect", "futex",
+	"getrandom", "unlink", "unlinkat", "restart_syscall",
+	"exit", "exit_group",
+};
+
+/* open/openat only without any way to write or create: the flags,
+ * masked with the access mode and the creating bits, must be O_RDONLY. */
+static int allow_read_only_open(scmp_filter_ctx ctx)
+{
+	const scmp_datum_t mask = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
+	int nr, r;
+
+	nr = seccomp_syscall_resolve_name("openat");
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+			     SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDONLY));
+	nr = seccomp_syscall_resolve_name("open");
+	if (r == 0 && nr != __NR_SCMP_ERROR)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, mask, O_RDONLY));
+	return r;
+}
+
+int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	int r = 0;
+
+	if (!ctx) {
+		snprintf(err, errlen, "seccomp: cannot create a filter");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(allowed[i]);
+
+		/* Some names do not exist on every architecture. */
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+		if (r < 0) {
+			snprintf(err, errlen, "seccomp: allowing %s: %s", allowed[i], strerror(-r));
+			goto out;
+		}
+	}
+	r = allow_read_only_open(ctx);
+	if (r < 0) {
+		snprintf(err, errlen, "seccomp: allowing read-only open: %s", strerror(-r));
+		goto out;
+	}
+	r = seccomp_load(ctx);
+	if (r < 0)
+		snprintf(err, errlen, "seccomp: loading the filter: %s", strerror(-r));
+	else
+		log_msg(log, LOG_LEVEL_DEBUG, "privdrop: seccomp allow-list of %zu calls loaded",
+			sizeof(allowed) / sizeof(allowed[0]));
+out:
+	seccomp_release(ctx);
+	return r;
+}

@@ -1,0 +1,405 @@
+/*
+ * station.c: one IrDA station on a serial port, in real time.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "cursor.h"
+#include "sir.h"
+#include "station.h"
+
+/* Largest wrapped frame: 2 + 2048 bytes, every byte escaped, 163 XBOFs. */
+#define TX_BUF_MAX 4400
+/* A stalled write of one frame gives up after this long. */
+#define WRITE_STALL_US 2000000u
+#define READ_CHUNK 1024
+
+struct station {
+	struct eloop *loop;
+	struct port *port;
+	int fd;
+	struct dongle dongle;
+	struct station_app app;
+	struct pcap_writer *pcap;
+	const struct logger *log;
+	uint32_t echo_margin_us;
+	struct sir_decoder *dec;
+	struct irlap *lap;
+	struct eloop_timer timer;
+	uint64_t tx_end_us;       /* our last frame has left the line by then */
+	bool reading;
+	bool dead;
+	struct station_counters cnt;
+	uint8_t txbuf[TX_BUF_MAX];
+};
+
+static uint64_t wall_us(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
+}
+
+static void capture(struct station *st, enum pcap_dir dir, const uint8_t *frame,
+		    size_t len)
+{
+	if (st->pcap && pcap_writer_frame(st->pcap, wall_us(), dir, frame, len) < 0 &&
+	    st->pcap->records == 0)
+		log_msg(st->log, LOG_LEVEL_WARNING, "station: pcap capture failed");
+}
+
+static void fail(struct station *st, int err, const char *what)
+{
+	char msg[400];
+
+	if (st->dead)
+		return;
+	st->dead = true;
+	if (st->reading) {
+		eloop_remove_reader(st->loop, st->fd);
+		st->reading = false;
+	}
+	eloop_timer_cancel(st->loop, &st->timer);
+	snprintf(msg, sizeof(msg), "%s: %s", what, port_error(st->port)[0] ?
+		 port_error(st->port) : strerror(-err));
+	log_msg(st->log, LOG_LEVEL_ERROR, "station: %s", msg);
+	if (st->app.failed)
+		st->app.failed(st->app.ctx, err, msg);
+}
+
+static void rearm(struct station *st)
+{
+	uint64_t d;
+
+	if (st->dead)
+		return;
+	d = irlap_deadline(st->lap);
+	if (d == UINT64_MAX)
+		eloop_timer_cancel(st->loop, &st->timer);
+	else
+		eloop_timer_arm_at(st->loop, &st->timer, d);
+}
+
+/* The speed change of digest 2.8/3.1: the dongle script drains the
+ * port first, so the frame before the switch leaves at the old rate. */
+static int switch_speed(struct station *st, uint32_t baud)
+{
+	struct dongle_script s;
+	uint64_t took = 0;
+	uint32_t from = st->port->baud;
+	int r;
+
+	if (from == baud)
+		return 0;
+	dongle_script_init(&s);
+	r = dongle_set_speed(&st->dongle, from, baud, &s);
+	if (r < 0) {
+		port_fail(st->port, -r, "%s", s.error);
+		return r;
+	}
+	r = dongle_run(st->port, &s, &took);
+	if (r < 0)
+		return r;
+	/* What arrived at the old rate is garbage at the new one. */
+	port_flush_input(st->port);
+	sir_decoder_reset(st->dec);
+	st->cnt.speed_switches++;
+	st->cnt.last_switch_us = took;
+	log_msg(st->log, LOG_LEVEL_DEBUG, "station: %u -> %u bps in %llu us", from,
+		baud, (unsigned long long)took);
+	return 0;
+}
+
+static void lap_send_frame(void *ctx, const uint8_t *frame, size_t len,
+			   const struct irlap_txinfo *tx)
+{
+	struct station *st = ctx;
+	struct wcursor w;
+	size_t xbofs = tx->xbofs > SIR_MAX_XBOFS ? SIR_MAX_XBOFS : tx->xbofs;
+	uint64_t now;
+	int n, r;
+
+	if (st->dead)
+		return;
+	if (tx->baud && tx->baud != st->port->baud) {
+		r = switch_speed(st, tx->baud);
+		if (r < 0) {
+			fail(st, r, "speed switch before a frame");
+			return;
+		}
+	}
+	wcursor_init(&w, st->txbuf, sizeof(st->txbuf));
+	n = sir_encode(&w, frame, len, xbofs);
+	if (n < 0) {
+		log_msg(st->log, LOG_LEVEL_ERROR, "station: frame of %zu bytes not encoded", len);
+		return;
+	}
+	/* Half-duplex: whatever was arriving is lost under our own signal. */
+	sir_decoder_reset(st->dec);
+	now = eloop_now_us();
+	r = port_write_all(st->port, st->txbuf, (size_t)n, WRITE_STALL_US);
+	if (r < 0) {
+		fail(st, r, "write");
+		return;
+	}
+	st->tx_end_us = now + (uint64_t)n * sir_byte_time_us(st->port->baud) +
+			st->echo_margin_us;
+	st->cnt.tx_frames++;
+	st->cnt.tx_bytes += (uint64_t)n;
+	capture(st, PCAP_DIR_TX, frame, len);
+	if (tx->speed_after) {
+		/* tcdrain() can return while the frame is still on the line:
+		 * a USB bridge's FIFO, a pty (whose reader paces the line).
+		 * The frame cannot have left before its own line time, so
+		 * wait for that too: switching early garbles its tail. */
+		uint64_t line_end = st->tx_end_us - st->echo_margin_us;
+
+		now = eloop_now_us();
+		if (line_end > now)
+			port_sleep_us(st->port, (uint32_t)(line_end - now));
+		r = switch_speed(st, tx->speed_after);
+		if (r < 0)
+			fail(st, r, "speed switch after a frame");
+		/* The frame is out: nothing more to drop. */
+		st->tx_end_us = eloop_now_us();
+	}
+}
+
+static void lap_set_speed(void *ctx, uint32_t baud)
+{
+	struct station *st = ctx;
+	int r;
+
+	if (st->dead)
+		return;
+	r = switch_speed(st, baud);
+	if (r < 0)
+		fail(st, r, "speed switch");
+}
+
+static void lap_deliver(void *ctx, const struct irlap_event *ev)
+{
+	struct station *st = ctx;
+
+	if (st->app.event)
+		st->app.event(st->app.ctx, ev);
+}
+
+static size_t lap_pull(void *ctx, uint8_t *buf, size_t max)
+{
+	struct station *st = ctx;
+
+	return st->app.pull ? st->app.pull(st->app.ctx, buf, max) : 0;
+}
+
+static void on_frame(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct station *st = ctx;
+
+	st->cnt.rx_frames++;
+	capture(st, PCAP_DIR_RX, frame, len);
+	irlap_input(st->lap, frame, len, eloop_now_us());
+}
+
+static void on_media_busy(void *ctx)
+{
+	struct station *st = ctx;
+
+	irlap_media_activity(st->lap, eloop_now_us(), false);
+}
+
+static void on_timer(struct eloop *loop, void *ctx)
+{
+	struct station *st = ctx;
+
+	(void)loop;
+	irlap_tick(st->lap, eloop_now_us());
+	rearm(st);
+}
+
+static bool has_signal(const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (b[i] != SIR_XBOF)
+			return true;
+	return false;
+}
+
+static void on_readable(struct eloop *loop, int fd, void *ctx)
+{
+	struct station *st = ctx;
+	uint8_t buf[READ_CHUNK];
+	ssize_t n;
+	uint64_t now;
+
+	(void)loop;
+	(void)fd;
+	n = port_read(st->port, buf, sizeof(buf), 0);
+	if (n < 0) {
+		fail(st, (int)n, "read");
+		return;
+	}
+	if (n == 0)
+		return;
+	now = eloop_now_us();
+	st->cnt.rx_bytes += (uint64_t)n;
+	if (now < st->tx_end_us) {
+		st->cnt.echo_dropped += (uint64_t)n;
+		return;
+	}
+	sir_decoder_feed(st->dec, buf, (size_t)n);
+	if (!st->dead && (has_signal(buf, (size_t)n) || sir_decoder_in_frame(st->dec)))
+		irlap_media_activity(st->lap, now, sir_decoder_in_frame(st->dec));
+	rearm(st);
+}
+
+static int run_script(struct station *st, int (*build)(const struct dongle *, struct dongle_script *),
+		      const char *what, char *err, size_t errlen)
+{
+	struct dongle_script s;
+	int r;
+
+	dongle_script_init(&s);
+	r = build(&st->dongle, &s);
+	if (r < 0) {
+		snprintf(err, errlen, "dongle %s: %s: %s", dongle_name(&st->dongle), what, s.error);
+		return r;
+	}
+	r = dongle_run(st->port, &s, NULL);
+	if (r < 0)
+		snprintf(err, errlen, "dongle %s: %s: %s", dongle_name(&st->dongle), what,
+			 port_error(st->port));
+	return r;
+}
+
+static int to_contention_rate(const struct dongle *d, struct dongle_script *s)
+{
+	return dongle_set_speed(d, 0, 9600, s);
+}
+
+int station_new(struct eloop *loop, struct port *port,
+		const struct station_config *cfg, struct station **out,
+		char *err, size_t errlen)
+{
+	static const struct irlap_ops ops = {
+		.send_frame = lap_send_frame,
+		.set_speed = lap_set_speed,
+		.deliver = lap_deliver,
+		.pull = lap_pull,
+	};
+	struct station *st;
+	int r;
+
+	*out = NULL;
+	if (serial_fd(port) < 0) {
+		snprintf(err, errlen, "%s: not a serial port with a file descriptor", port->name);
+		return -EINVAL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	st->loop = loop;
+	st->port = port;
+	st->fd = serial_fd(port);
+	st->dongle = cfg->dongle;
+	st->app = cfg->app;
+	st->pcap = cfg->pcap;
+	st->log = cfg->log;
+	st->echo_margin_us = cfg->echo_margin_us;
+	eloop_timer_init(&st->timer, on_timer, st);
+
+	r = run_script(st, dongle_power_on, "power on", err, errlen);
+	if (r == 0)
+		r = run_script(st, to_contention_rate, "9600 bps", err, errlen);
+	if (r < 0)
+		goto fail;
+	port_flush_input(port);
+
+	st->dec = sir_decoder_new(&(struct sir_decoder_config){
+		.on_frame = on_frame, .on_media_busy = on_media_busy, .ctx = st,
+		.log = cfg->log,
+	});
+	st->lap = irlap_new(&cfg->lap, &ops, st);
+	if (!st->dec || !st->lap) {
+		snprintf(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = eloop_add_reader(loop, st->fd, on_readable, st);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: event loop: %s", port->name, strerror(-r));
+		goto fail;
+	}
+	st->reading = true;
+	rearm(st);
+	*out = st;
+	return 0;
+fail:
+	irlap_free(st->lap);
+	sir_decoder_free(st->dec);
+	free(st);
+	return r;
+}
+
+void station_free(struct station *st)
+{
+	struct dongle_script s;
+
+	if (!st)
+		return;
+	if (st->reading)
+		eloop_remove_reader(st->loop, st->fd);
+	eloop_timer_cancel(st->loop, &st->timer);
+	/* The last frame (a final XID, a UA) must leave before the port
+	 * is closed and its output flushed. */
+	if (!st->dead) {
+		uint64_t now, line_end = st->tx_end_us - st->echo_margin_us;
+
+		if (port_drain(st->port) < 0)
+			log_msg(st->log, LOG_LEVEL_WARNING, "station: drain: %s",
+				port_error(st->port));
+		/* tcdrain() returns early on ptys and USB bridges (see the
+		 * speed switch): closing restores termios and may flush. */
+		now = eloop_now_us();
+		if (st->tx_end_us && line_end > now)
+			port_sleep_us(st->port, (uint32_t)(line_end - now));
+	}
+	dongle_script_init(&s);
+	if (dongle_close(&st->dongle, &s) == 0 && dongle_run(st->port, &s, NULL) < 0)
+		log_msg(st->log, LOG_LEVEL_WARNING, "station: dongle close: %s",
+			port_error(st->port));
+	irlap_free(st->lap);
+	sir_decoder_free(st->dec);
+	free(st);
+}
+
+int station_request(struct station *st, const struct irlap_request *req)
+{
+	int r;
+
+	if (st->dead)
+		return -EIO;
+	r = irlap_request(st->lap, req, eloop_now_us());
+	rearm(st);
+	return r;
+}
+
+struct irlap *station_irlap(struct station *st) { return st->lap; }
+
+const struct station_counters *station_counters(const struct station *st)
+{
+	return &st->cnt;
+}
+
+const struct sir_counters *station_sir_counters(const struct station *st)
+{
+	return sir_decoder_counters(st->dec);
+}

@@ -1,0 +1,627 @@
+/*
+ * irdiscover: lists the IrDA stations in range of a serial port (IrLAP
+ * XID discovery), or answers discovery as a named station (--listen).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cursor.h"
+#include "dongle.h"
+#include "eloop.h"
+#include "irlap.h"
+#include "pcap.h"
+#include "pcap_file.h"
+#include "privdrop.h"
+#include "serial.h"
+#include "station.h"
+
+#define EXIT_JOB 1
+#define EXIT_USAGE 2
+
+/* The service hint bits (IrLMP hint bytes 1 and 2). */
+static const struct hint_name {
+	uint8_t byte, bit;
+	const char *name;
+} hint_names[] = {
+	{ 0, 0x01, "PnP" }, { 0, 0x02, "PDA" }, { 0, 0x04, "Computer" },
+	{ 0, 0x08, "Printer" }, { 0, 0x10, "Modem" }, { 0, 0x20, "Fax" },
+	{ 0, 0x40, "LAN" },
+	{ 1, 0x01, "Telephony" }, { 1, 0x02, "FileServer" }, { 1, 0x04, "IrCOMM" },
+	{ 1, 0x08, "Message" }, { 1, 0x10, "HTTP" }, { 1, 0x20, "OBEX" },
+};
+
+struct opts {
+	const char *device, *dongle, *nickname, *pcap, *user, *lock_dir, *hints;
+	uint32_t speed;
+	unsigned slots, timeout_s;
+	bool json, listen, seccomp, connect;
+	unsigned verbose;
+};
+
+struct app {
+	struct opts o;
+	struct eloop *loop;
+	struct station *st;
+	struct eloop_timer deadline;
+	struct irlap_peer peers[IRLAP_MAX_PEERS];
+	size_t npeers;
+	unsigned rounds;
+	uint64_t t0, found_us;
+	bool failed;
+	/* --connect */
+	struct eloop_timer hold;
+	bool linked, link_done;
+	uint32_t link_daddr;
+	struct qos_result qos;
+	uint64_t link_us;        /* from the connect request to CONNECT_CONF */
+	uint64_t connect_at;
+	bool link_ended;         /* a DISCONNECT event came */
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: irdiscover -d DEVICE [--dongle TYPE[:OPTS]] [--speed BAUD] [--slots N]\n"
+	      "                  [--timeout S] [--nickname NAME] [--hints LIST] [--json]\n"
+	      "                  [--pcap FILE] [--user USER] [--lock-dir DIR] [--no-seccomp]\n"
+	      "                  [--connect] [--listen] [-v]\n"
+	      "Lists the IrDA stations in range of a serial port (IrLAP discovery).\n"
+	      "  -d, --device DEVICE   the serial port (or pty)\n"
+	      "  --dongle TYPE[:OPTS]  the IrDA dongle (default none)\n"
+	      "  --speed BAUD          highest rate offered to a peer (default 115200)\n"
+	      "  --slots N             discovery slots: 1, 6, 8 or 16 (default 8)\n"
+	      "  --timeout S           give up after S seconds (default 5)\n"
+	      "  --nickname NAME       our nickname (default irdiscover)\n"
+	      "  --hints LIST          our service hints, e.g. computer,ircomm (default computer)\n"
+	      "  --json                print the result as JSON\n"
+	      "  --pcap FILE           capture every frame sent and received\n"
+	      "  --user USER           user to run as once the port is open (default nobody)\n"
+	      "  --lock-dir DIR        UUCP lock directory (default /var/lock; \"\": none)\n"
+	      "  --no-seccomp          do not install the system-call allow-list\n"
+	      "  --connect             then connect to the first station found at up to\n"
+	      "                        --speed, hold the link 0.5 s, disconnect\n"
+	      "  --listen              answer discovery (and accept links) until SIGINT/SIGTERM\n"
+	      "  -v, --verbose         log the protocol to stderr (twice: debug)\n"
+	      "Exit: 0 found a station (and --connect: the link worked) (--listen: ended by a signal), 1 none found or\n"
+	      "an I/O failure, 2 usage error.\n", f);
+}
+
+static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	struct cursor c;
+
+	cursor_init(&c, s, strlen(s));
+	return cursor_parse_u64(&c, out) && cursor_at_end(&c) && *out <= max;
+}
+
+static bool parse_hints(const char *list, uint8_t hints[2], char *bad, size_t badlen)
+{
+	struct cursor c, word;
+
+	hints[0] = hints[1] = 0;
+	cursor_init(&c, list, strlen(list));
+	while (!cursor_at_end(&c)) {
+		const uint8_t *start = c.data + c.pos;
+		size_t n = 0;
+		bool known = false;
+		uint8_t ch;
+
+		while (cursor_peek_u8(&c, &ch) && ch != ',') {
+			cursor_skip(&c, 1);
+			n++;
+		}
+		cursor_init(&word, start, n);
+		for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++) {
+			if (strlen(hint_names[i].name) == n &&
+			    strncasecmp(hint_names[i].name, (const char *)start, n) == 0) {
+				hints[hint_names[i].byte] |= hint_names[i].bit;
+				known = true;
+			}
+		}
+		if (!known) {
+			if (!cursor_to_cstr(&word, bad, badlen))
+				snprintf(bad, badlen, "(too long)");
+			return false;
+		}
+		cursor_skip(&c, 1);
+	}
+	return true;
+}
+
+static const char *charset_name(uint8_t cs)
+{
+	static const char *const iso[] = { "iso-8859-1", "iso-8859-2", "iso-8859-3",
+		"iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7", "iso-8859-8",
+		"iso-8859-9" };
+
+	if (cs == 0)
+		return "ascii";
+	if (cs <= 9)
+		return iso[cs - 1];
+	return cs == 0xff ? "unicode" : "unknown";
+}
+
+/* Nicknames are outside data: printable ASCII kept, the rest as \xNN. */
+static void nickname_text(const struct irlap_discovery_info *in, char *buf, size_t cap)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < in->nickname_len && i < IRLAP_NICKNAME_MAX; i++) {
+		uint8_t ch = in->nickname[i];
+		int n = (ch >= 0x20 && ch < 0x7f && ch != '\\') ?
+			snprintf(buf + o, cap - o, "%c", ch) :
+			snprintf(buf + o, cap - o, "\\x%02x", ch);
+
+		if (n < 0 || (size_t)n >= cap - o)
+			break;
+		o += (size_t)n;
+	}
+}
+
+static void hints_words(const struct irlap_discovery_info *in,
+			void (*add)(void *ctx, const char *w), void *ctx)
+{
+	for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++) {
+		const struct hint_name *h = &hint_names[i];
+
+		if (h->byte < in->nhints && (in->hints[h->byte] & h->bit))
+			add(ctx, h->name);
+	}
+}
+
+static void add_text(void *ctx, const char *w)
+{
+	char *buf = ctx;
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, 200 - len, "%s%s", len ? "," : "", w);
+}
+
+static void add_json(void *ctx, const char *w)
+{
+	json_object_array_add(ctx, json_object_new_string(w));
+}
+
+static void hint_hex(const struct irlap_discovery_info *in, char *buf, size_t cap)
+{
+	if (in->nhints > 1)
+		snprintf(buf, cap, "%02x%02x", in->hints[0], in->hints[1]);
+	else
+		snprintf(buf, cap, "%02x", in->hints[0]);
+}
+
+static void print_result(const struct app *a)
+{
+	char nick[IRLAP_NICKNAME_MAX * 4 + 1], hints[200], hex[8], addr[16];
+
+	if (!a->o.json) {
+		for (size_t i = 0; i < a->npeers; i++) {
+			const struct irlap_peer *p = &a->peers[i];
+
+			nickname_text(&p->info, nick, sizeof(nick));
+			hints[0] = '\0';
+			hints_words(&p->info, add_text, hints);
+			hint_hex(&p->info, hex, sizeof(hex));
+			printf("0x%08x  %-20s  charset=%s  hints=%s (%s)\n", p->daddr, nick,
+			       charset_name(p->info.charset), hints[0] ? hints : "none", hex);
+		}
+		if (a->o.connect && a->link_done)
+			printf("link to 0x%08x: %u bps, data size %u, window %u, up in %llu ms\n",
+			       a->link_daddr, a->qos.baud, a->qos.tx_data_size, a->qos.tx_window,
+			       (unsigned long long)(a->link_us / 1000));
+		return;
+	}
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(root, "device", json_object_new_string(a->o.device));
+	json_object_object_add(root, "rounds", json_object_new_int((int)a->rounds));
+	json_object_object_add(root, "elapsed_ms", json_object_new_int64(
+		(int64_t)((a->npeers ? a->found_us : eloop_now_us()) - a->t0) / 1000));
+	for (size_t i = 0; i < a->npeers; i++) {
+		const struct irlap_peer *p = &a->peers[i];
+		json_object *o = json_object_new_object(), *h = json_object_new_array();
+
+		snprintf(addr, sizeof(addr), "0x%08x", p->daddr);
+		nickname_text(&p->info, nick, sizeof(nick));
+		hint_hex(&p->info, hex, sizeof(hex));
+		hints_words(&p->info, add_json, h);
+		json_object_object_add(o, "address", json_object_new_string(addr));
+		json_object_object_add(o, "nickname", json_object_new_string(nick));
+		json_object_object_add(o, "charset", json_object_new_string(charset_name(p->info.charset)));
+		json_object_object_add(o, "hint_bytes", json_object_new_string(hex));
+		json_object_object_add(o, "hints", h);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "stations", arr);
+	if (a->o.connect && a->link_done) {
+		json_object *l = json_object_new_object();
+
+		snprintf(addr, sizeof(addr), "0x%08x", a->link_daddr);
+		json_object_object_add(l, "address", json_object_new_string(addr));
+		json_object_object_add(l, "baud", json_object_new_int64(a->qos.baud));
+		json_object_object_add(l, "data_size", json_object_new_int64(a->qos.tx_data_size));
+		json_object_object_add(l, "window", json_object_new_int64(a->qos.tx_window));
+		json_object_object_add(l, "connect_ms", json_object_new_int64((int64_t)(a->link_us / 1000)));
+		json_object_object_add(root, "link", l);
+	}
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
+	json_object_put(root);
+}
+
+static int discover(struct app *a)
+{
+	struct irlap_request req = { .type = IRLAP_REQ_DISCOVER, .slots = (uint8_t)a->o.slots };
+
+	a->rounds++;
+	return station_request(a->st, &req);
+}
+
+static void start_connect(struct app *a)
+{
+	int r;
+
+	a->connect_at = eloop_now_us();
+	r = station_request(a->st, &(struct irlap_request){ .type = IRLAP_REQ_CONNECT,
+							   .daddr = a->peers[0].daddr });
+	if (r < 0) {
+		fprintf(stderr, "irdiscover: %s: connect to 0x%08x: %s\n", a->o.device,
+			a->peers[0].daddr, strerror(-r));
+		eloop_terminate(a->loop);
+	}
+}
+
+/* The link has been up long enough for a few polls at the new rate. */
+static void on_hold(struct eloop *loop, void *ctx)
+{
+	struct app *a = ctx;
+	int r;
+
+	(void)loop;
+	r = station_request(a->st, &(struct irlap_request){ .type = IRLAP_REQ_DISCONNECT });
+	if (r < 0) {
+		fprintf(stderr, "irdiscover: %s: disconnect: %s\n", a->o.device, strerror(-r));
+		eloop_terminate(a->loop);
+	}
+}
+
+static void on_event(void *ctx, const struct irlap_event *ev)
+{
+	struct app *a = ctx;
+	char nick[IRLAP_NICKNAME_MAX * 4 + 1];
+
+	switch (ev->type) {
+	case IRLAP_EV_DISCOVERY:
+		if (a->o.listen)
+			break;
+		if (!ev->failed && ev->npeers > 0) {
+			a->npeers = ev->npeers > IRLAP_MAX_PEERS ? IRLAP_MAX_PEERS : ev->npeers;
+			memcpy(a->peers, ev->peers, a->npeers * sizeof(a->peers[0]));
+			a->found_us = eloop_now_us();
+			if (a->o.connect)
+				start_connect(a);
+			else
+				eloop_terminate(a->loop);
+		} else if (discover(a) < 0) {
+			eloop_terminate(a->loop);
+		}
+		break;
+	case IRLAP_EV_DISCOVERED_BY:
+		nickname_text(&ev->peer->info, nick, sizeof(nick));
+		printf("discovered by 0x%08x %s\n", ev->peer->daddr, nick);
+		fflush(stdout);
+		break;
+	case IRLAP_EV_CONNECT_IND:
+		/* A listener takes the link (IrLAP only: there is no layer
+		 * above yet, so the link carries no data). */
+		if (a->o.listen) {
+			printf("connect from 0x%08x\n", ev->daddr);
+			fflush(stdout);
+		}
+		station_request(a->st, &(struct irlap_request){
+			.type = a->o.listen ? IRLAP_REQ_ACCEPT : IRLAP_REQ_REJECT });
+		break;
+	case IRLAP_EV_CONNECT_CONF:
+		if (a->o.listen) {
+			printf("connected to 0x%08x at %u bps\n", ev->daddr, ev->qos->baud);
+			fflush(stdout);
+			break;
+		}
+		a->linked = true;
+		a->link_daddr = ev->daddr;
+		a->qos = *ev->qos;
+		a->link_us = eloop_now_us() - a->connect_at;
+		eloop_timer_arm_in(a->loop, &a->hold, 500000);
+		break;
+	case IRLAP_EV_DISCONNECT:
+		if (a->o.listen) {
+			printf("disconnected: %s\n", irlap_reason_name(ev->reason));
+			fflush(stdout);
+			break;
+		}
+		a->link_ended = true;
+		a->link_done = a->linked && ev->reason == IRLAP_REASON_USER;
+		if (!a->link_done)
+			fprintf(stderr, "irdiscover: %s: link to 0x%08x: %s\n", a->o.device,
+				a->peers[0].daddr, irlap_reason_name(ev->reason));
+		eloop_terminate(a->loop);
+		break;
+	default:
+		break;
+	}
+}
+
+static void on_failed(void *ctx, int err, const char *msg)
+{
+	struct app *a = ctx;
+
+	(void)err;
+	fprintf(stderr, "irdiscover: %s\n", msg);
+	a->failed = true;
+	eloop_terminate(a->loop);
+}
+
+static void on_timeout(struct eloop *loop, void *ctx)
+{
+	(void)ctx;
+	eloop_terminate(loop);
+}
+
+static void on_signal(struct eloop *loop, int signo, void *ctx)
+{
+	(void)signo;
+	(void)ctx;
+	eloop_terminate(loop);
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "dongle", required_argument, NULL, 'D' },
+		{ "speed", required_argument, NULL, 's' },
+		{ "slots", required_argument, NULL, 'S' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "nickname", required_argument, NULL, 'n' },
+		{ "hints", required_argument, NULL, 'H' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pcap", required_argument, NULL, 'p' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "lock-dir", required_argument, NULL, 'L' },
+		{ "no-seccomp", no_argument, NULL, 'N' },
+		{ "listen", no_argument, NULL, 'l' },
+		{ "connect", no_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	*o = (struct opts){ .dongle = "none", .nickname = "irdiscover", .hints = "computer",
+			    .speed = 115200, .slots = 8, .timeout_s = 5, .seccomp = true };
+	while ((c = getopt_long(argc, argv, "d:vh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd': o->device = optarg; break;
+		case 'D': o->dongle = optarg; break;
+		case 'n': o->nickname = optarg; break;
+		case 'H': o->hints = optarg; break;
+		case 'j': o->json = true; break;
+		case 'p': o->pcap = optarg; break;
+		case 'u': o->user = optarg; break;
+		case 'L': o->lock_dir = optarg; break;
+		case 'N': o->seccomp = false; break;
+		case 'l': o->listen = true; break;
+		case 'c': o->connect = true; break;
+		case 'v': o->verbose++; break;
+		case 'h': usage(stdout); exit(0);
+		case 's':
+			if (!parse_uint(optarg, 115200, &v) || dongle_rate_bit((uint32_t)v) == 0) {
+				fprintf(stderr, "irdiscover: --speed %s: not an IrDA SIR rate "
+					"(2400, 9600, 19200, 38400, 57600, 115200)\n", optarg);
+				return -1;
+			}
+			o->speed = (uint32_t)v;
+			break;
+		case 'S':
+			if (!parse_uint(optarg, 16, &v) || (v != 1 && v != 6 && v != 8 && v != 16)) {
+				fprintf(stderr, "irdiscover: --slots %s: must be 1, 6, 8 or 16\n", optarg);
+				return -1;
+			}
+			o->slots = (unsigned)v;
+			break;
+		case 't':
+			if (!parse_uint(optarg, 3600, &v) || v == 0) {
+				fprintf(stderr, "irdiscover: --timeout %s: must be 1..3600 seconds\n", optarg);
+				return -1;
+			}
+			o->timeout_s = (unsigned)v;
+			break;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "irdiscover: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (o->listen && o->connect) {
+		fprintf(stderr, "irdiscover: --listen and --connect exclude each other\n");
+		return -1;
+	}
+	if (!o->device) {
+		fprintf(stderr, "irdiscover: no device: use -d DEVICE\n");
+		return -1;
+	}
+	if (strlen(o->nickname) > IRLAP_NICKNAME_MAX - 10) {
+		fprintf(stderr, "irdiscover: --nickname '%s': longer than %d bytes\n", o->nickname,
+			IRLAP_NICKNAME_MAX - 10);
+		return -1;
+	}
+	return 0;
+}
+
+static int setup_config(const struct opts *o, struct station_config *sc, const struct logger *log)
+{
+	char err[256], bad[64];
+	uint8_t hints[2];
+
+	memset(sc, 0, sizeof(*sc));
+	if (dongle_init(&sc->dongle, o->dongle, err, sizeof(err)) < 0) {
+		fprintf(stderr, "irdiscover: --dongle %s: %s\n", o->dongle, err);
+		return -1;
+	}
+	if (!dongle_supports(&sc->dongle, o->speed)) {
+		fprintf(stderr, "irdiscover: --speed %u: dongle %s does not support it\n",
+			o->speed, dongle_name(&sc->dongle));
+		return -1;
+	}
+	if (!parse_hints(o->hints, hints, bad, sizeof(bad))) {
+		fprintf(stderr, "irdiscover: --hints %s: unknown hint '%s'\n", o->hints, bad);
+		return -1;
+	}
+	/* A userspace host needs a few ms after its last byte before it
+	 * hears again (the speed switch, the scheduler): announce 5 ms of
+	 * minimum turnaround, not the 1 ms a kernel driver manages. */
+	irlap_config_defaults(&sc->lap, o->speed, 5000);
+	sc->lap.qos.baud &= (uint16_t)(dongle_rates(&sc->dongle) | 0x02);
+	sc->lap.seed = eloop_now_us() ^ ((uint64_t)getpid() << 32);
+	sc->lap.info.hints[0] = hints[0];
+	sc->lap.info.hints[1] = hints[1];
+	if (hints[1]) {
+		sc->lap.info.hints[0] |= 0x80;   /* extension: a second byte follows */
+		sc->lap.info.nhints = 2;
+	} else {
+		sc->lap.info.nhints = 1;
+	}
+	sc->lap.info.charset = 0;
+	sc->lap.info.nickname_len = (uint8_t)strlen(o->nickname);
+	memcpy(sc->lap.info.nickname, o->nickname, sc->lap.info.nickname_len);
+	sc->lap.log = log;
+	sc->log = log;
+	sc->echo_margin_us = 2000;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct app a;
+	struct station_config sc;
+	struct serial_config ser;
+	struct port *port = NULL;
+	struct pcap_writer pw;
+	FILE *pcapf = NULL;
+	struct logger log = { .sink = log_sink_stdio, .ctx = stderr, .prefix = "irdiscover" };
+	char err[400];
+	int rc = EXIT_JOB, r;
+
+	memset(&a, 0, sizeof(a));
+	if (parse_args(argc, argv, &a.o) < 0)
+		return EXIT_USAGE;
+	log.max = a.o.verbose >= 2 ? LOG_LEVEL_DEBUG :
+		  a.o.verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARNING;
+	if (setup_config(&a.o, &sc, &log) < 0)
+		return EXIT_USAGE;
+
+	serial_config_init(&ser);
+	ser.lock_dir = a.o.lock_dir;
+	ser.log = &log;
+	r = serial_open(a.o.device, &ser, &port, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "irdiscover: %s\n", err);
+		return r == -ENOENT || r == -ENOTTY ? EXIT_USAGE : EXIT_JOB;
+	}
+	if (a.o.pcap) {
+		pcapf = fopen(a.o.pcap, "wb");
+		if (!pcapf || pcap_writer_init(&pw, pcap_file_sink, pcapf, 0) < 0) {
+			fprintf(stderr, "irdiscover: --pcap %s: %s\n", a.o.pcap, strerror(errno));
+			goto out;
+		}
+		sc.pcap = &pw;
+	}
+	a.loop = eloop_new(&log);
+	if (!a.loop || eloop_add_signal(a.loop, SIGINT, on_signal, &a) < 0 ||
+	    eloop_add_signal(a.loop, SIGTERM, on_signal, &a) < 0) {
+		fprintf(stderr, "irdiscover: event loop: %s\n", strerror(errno));
+		goto out;
+	}
+	if (privdrop_user(a.o.user, &log, err, sizeof(err)) < 0 ||
+	    (a.o.seccomp && privdrop_seccomp(&log, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "irdiscover: %s\n", err);
+		goto out;
+	}
+	sc.app = (struct station_app){ .event = on_event, .failed = on_failed, .ctx = &a };
+	r = station_new(a.loop, port, &sc, &a.st, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "irdiscover: %s\n", err);
+		goto out;
+	}
+	a.t0 = eloop_now_us();
+	if (a.o.listen) {
+		printf("listening on %s as %s\n", a.o.device, a.o.nickname);
+		fflush(stdout);
+	} else {
+		eloop_timer_init(&a.deadline, on_timeout, &a);
+		eloop_timer_init(&a.hold, on_hold, &a);
+		eloop_timer_arm_in(a.loop, &a.deadline, (uint64_t)a.o.timeout_s * 1000000u);
+		r = discover(&a);
+		if (r < 0) {
+			fprintf(stderr, "irdiscover: %s: discovery: %s\n", a.o.device, strerror(-r));
+			goto out;
+		}
+	}
+	r = eloop_run(a.loop);
+	if (r < 0 || a.failed) {
+		if (r < 0)
+			fprintf(stderr, "irdiscover: event loop: %s\n", strerror(-r));
+		goto out;
+	}
+	if (a.o.listen) {
+		rc = 0;
+	} else {
+		print_result(&a);
+		if (a.o.verbose)
+			fprintf(stderr, "irdiscover: %zu station(s) after %u round(s), %llu ms\n",
+				a.npeers, a.rounds,
+				(unsigned long long)((eloop_now_us() - a.t0) / 1000));
+		if (a.npeers == 0 && !a.o.json)
+			fprintf(stderr, "irdiscover: %s: no station in range within %u s\n",
+				a.o.device, a.o.timeout_s);
+		rc = a.npeers && (!a.o.connect || a.link_done) ? 0 : EXIT_JOB;
+		if (a.o.connect && a.npeers && !a.link_ended)
+			fprintf(stderr, "irdiscover: %s: link not done within %u s\n", a.o.device,
+				a.o.timeout_s);
+		if (a.o.verbose) {
+			const struct station_counters *c = station_counters(a.st);
+
+			fprintf(stderr, "irdiscover: frames tx %llu rx %llu, echo dropped %llu bytes, "
+				"%llu speed switches (last %llu us)\n",
+				(unsigned long long)c->tx_frames, (unsigned long long)c->rx_frames,
+				(unsigned long long)c->echo_dropped,
+				(unsigned long long)c->speed_switches,
+				(unsigned long long)c->last_switch_us);
+		}
+	}
+out:
+	station_free(a.st);
+	if (a.loop) {
+		eloop_timer_cancel(a.loop, &a.deadline);
+		eloop_timer_cancel(a.loop, &a.hold);
+	}
+	port_close(port);
+	if (a.loop)
+		eloop_free(a.loop);
+	if (pcapf && fclose(pcapf) != 0 && rc == 0) {
+		fprintf(stderr, "irdiscover: --pcap %s: %s\n", a.o.pcap, strerror(errno));
+		rc = EXIT_JOB;
+	}
+	return rc;
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# irdiscover in real time over irwire: two processes on the two ptys of
+# the emulated link, the real serial, SIR, IrLAP and station code.  The
+# listener (beta, Computer+IrCOMM) is found with its nickname and hints,
+# with --speed 115200 and 9600 offered (discovery itself is at 9600);
+# --json parses; the pcap of a session dissects with no malformed frame;
+# nothing in range gives exit 1.  When run as root, both processes drop
+# to nobody and run under the seccomp allow-list (the default).
+. "${top_srcdir:-.}/tests/lib.sh"
+. "${top_srcdir:-.}/tests/station-lib.sh"
+
+start_wire
+mkdir "$tmp/lock"
+
+"$irdiscover" --listen -d "$b" --nickname beta --hints computer,ircomm \
+	--lock-dir "$tmp/lock" >"$tmp/listen.out" 2>"$tmp/listen.err" &
+lpid=$!
+wait_for "$tmp/listen.out" '^listening on '
+# Root gave way to nobody, and the filter is on.
+if [ "$(id -u)" = 0 ]; then
+	nobody=$(id -u nobody)
+	grep -Eq "^Uid:[[:space:]]+$nobody[[:space:]]+$nobody[[:space:]]+$nobody[[:space:]]" \
+		"/proc/$lpid/status" || fail "listener still has uid $(grep ^Uid: "/proc/$lpid/status")"
+	grep -Eq '^Groups:[[:space:]]*$' "/proc/$lpid/status" || fail "listener kept its groups"
+fi
+grep -Eq '^Seccomp:[[:space:]]+2' "/proc/$lpid/status" || fail "listener runs without seccomp"
+
+for speed in 115200 9600; do
+	"$irdiscover" -d "$a" --speed $speed --timeout 5 --lock-dir "$tmp/lock" -v \
+		>"$tmp/d$speed.out" 2>"$tmp/d$speed.err"; rc=$?
+	[ $rc -eq 0 ] || fail "discovery (--speed $speed) exit $rc"
+	grep -Eq '^0x[0-9a-f]{8}  beta +charset=ascii  hints=Computer,IrCOMM \(8404\)$' "$tmp/d$speed.out" ||
+		fail "--speed $speed: beta not listed as expected"
+	[ "$(wc -l <"$tmp/d$speed.out")" -eq 1 ] || fail "--speed $speed: more than one station"
+	sed -n 's/^irdiscover: \(.* ms\)$/discovery --speed '$speed': \1/p' "$tmp/d$speed.err"
+done
+
+"$irdiscover" -d "$a" --json --slots 6 --lock-dir "$tmp/lock" --pcap "$tmp/s.pcap" \
+	>"$tmp/json.out" 2>"$tmp/json.err" || fail "--json: exit $?"
+"$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["stations"]
+assert len(s) == 1, s
+assert s[0]["nickname"] == "beta", s
+assert s[0]["hints"] == ["Computer", "IrCOMM"], s
+assert s[0]["hint_bytes"] == "8404", s
+assert s[0]["charset"] == "ascii", s
+int(s[0]["address"], 16)
+print("json: found %s in %d ms" % (s[0]["address"], d["elapsed_ms"]))
+' <"$tmp/json.out" || fail "--json output"
+
+if [ -n "${TSHARK:-}" ]; then
+	"$TSHARK" -r "$tmp/s.pcap" -T fields -e irlap.a -e frame.len 2>"$tmp/tshark.err" >"$tmp/tshark.out" ||
+		fail "tshark could not read the capture"
+	[ "$(wc -l <"$tmp/tshark.out")" -ge 3 ] || fail "capture has fewer than 3 frames"
+	"$TSHARK" -r "$tmp/s.pcap" -Y '_ws.malformed || _ws.expert.severity >= error' \
+		2>>"$tmp/tshark.err" >"$tmp/malformed.out"
+	[ -s "$tmp/malformed.out" ] && fail "tshark finds malformed frames"
+	"$TSHARK" -r "$tmp/s.pcap" -V 2>>"$tmp/tshark.err" | grep -q 'Nickname: beta' ||
+		fail "tshark does not see beta's nickname in the capture"
+	echo "tshark: $(wc -l <"$tmp/tshark.out") frames, none malformed"
+else
+	echo "tshark not found: capture not dissected"
+fi
+
+# The listener saw each discovery, and ends cleanly on SIGTERM.
+sleep 0.2
+[ "$(grep -c '^discovered by 0x' "$tmp/listen.out")" -ge 2 ] || fail "listener did not see the discoveries"
+kill -TERM "$lpid"
+wait "$lpid"; rc=$?
+lpid=
+[ $rc -eq 0 ] || fail "listener exit $rc on SIGTERM"
+
+# Nothing in range: exit 1 with a message naming the device.
+"$irdiscover" -d "$a" --timeout 1 --lock-dir "$tmp/lock" >"$tmp/none.out" 2>"$tmp/none.err"; rc=$?
+[ $rc -eq 1 ] || fail "nothing in range: exit $rc"
+grep -q "$a: no station in range" "$tmp/none.err" || fail "nothing in range: message"
+[ -s "$tmp/none.out" ] && fail "nothing in range: output on stdout"
+echo "PASS"
+exit 0

@@ -1,0 +1,432 @@
+/*
+ * test_station.c: the real-time station host on pseudo-terminals, and
+ * the privilege drop.
+ *
+ * Two stations, each on its own pty through serial_open, are joined by
+ * the test, which copies bytes between the two masters: discovery from
+ * one finds the other with its nickname and hints, through the real
+ * serial, SIR and IrLAP code, in real time.  A pty that echoes every
+ * byte checks the half-duplex drop.  The seccomp allow-list is
+ * checked in forked children: an allowed call works, a forbidden one
+ * kills the child with SIGSYS.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "dongle.h"
+#include "eloop.h"
+#include "irlap.h"
+#include "privdrop.h"
+#include "serial.h"
+#include "station.h"
+
+struct side {
+	int master, slave;
+	char path[128];
+	struct port *port;
+	struct station *st;
+};
+
+struct rig {
+	struct eloop *loop;
+	struct side s[2];
+	struct eloop_timer limit;
+	struct irlap_peer found[IRLAP_MAX_PEERS];
+	size_t nfound;
+	bool done, discovered_by;
+};
+
+static void relay(struct eloop *loop, int fd, void *ctx)
+{
+	struct rig *r = ctx;
+	uint8_t buf[4096];
+	int to = fd == r->s[0].master ? r->s[1].master : r->s[0].master;
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	(void)loop;
+	if (n <= 0)
+		return;
+	/* The bytes take their line time (10 bits each at 9600) before the
+	 * other side has them, as on a real link: the sender's echo
+	 * window is computed from that.  Sleeping stalls the whole loop,
+	 * which only delays both stations alike. */
+	usleep((useconds_t)n * 1042u);
+	assert_int_equal(write(to, buf, (size_t)n), n);
+}
+
+static void on_event_a(void *ctx, const struct irlap_event *ev)
+{
+	struct rig *r = ctx;
+
+	if (ev->type != IRLAP_EV_DISCOVERY)
+		return;
+	if (!ev->failed && ev->npeers) {
+		r->nfound = ev->npeers;
+		memcpy(r->found, ev->peers, ev->npeers * sizeof(r->found[0]));
+		r->done = true;
+		if (r->discovered_by)
+			eloop_terminate(r->loop);
+	} else {
+		station_request(r->s[0].st, &(struct irlap_request){
+			.type = IRLAP_REQ_DISCOVER, .slots = 6 });
+	}
+}
+
+static void on_event_b(void *ctx, const struct irlap_event *ev)
+{
+	struct rig *r = ctx;
+
+	if (ev->type != IRLAP_EV_DISCOVERED_BY)
+		return;
+	/* The final XID that tells b it was found comes after a's result. */
+	r->discovered_by = true;
+	if (r->done)
+		eloop_terminate(r->loop);
+}
+
+static void on_failed(void *ctx, int err, const char *msg)
+{
+	struct rig *r = ctx;
+
+	(void)err;
+	print_error("station failed: %s\n", msg);
+	eloop_terminate(r->loop);
+}
+
+static void on_limit(struct eloop *loop, void *ctx)
+{
+	(void)ctx;
+	eloop_terminate(loop);
+}
+
+static void open_side(struct rig *r, struct side *s, int idx, const char *nick,
+		      uint8_t hint0, uint8_t hint1)
+{
+	struct serial_config sc;
+	struct station_config cfg;
+	char err[256];
+	int rc;
+
+	assert_int_equal(openpty(&s->master, &s->slave, s->path, NULL, NULL), 0);
+	fcntl(s->master, F_SETFL, O_NONBLOCK);
+	serial_config_init(&sc);
+	sc.lock_dir = "";
+	rc = serial_open(s->path, &sc, &s->port, err, sizeof(err));
+	if (rc < 0)
+		fail_msg("serial_open %s: %s", s->path, err);
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(dongle_init(&cfg.dongle, "none", err, sizeof(err)), 0);
+	irlap_config_defaults(&cfg.lap, 115200, 1000);
+	cfg.lap.seed = 17u + (uint64_t)idx;
+	cfg.lap.info.hints[0] = hint0;
+	cfg.lap.info.hints[1] = hint1;
+	cfg.lap.info.nhints = hint1 ? 2 : 1;
+	cfg.lap.info.nickname_len = (uint8_t)strlen(nick);
+	memcpy(cfg.lap.info.nickname, nick, strlen(nick));
+	if (getenv("STATION_DEBUG")) {
+		static struct logger lg[2];
+
+		lg[idx] = (struct logger){ .sink = log_sink_stdio, .ctx = stderr,
+					   .max = LOG_LEVEL_DEBUG, .prefix = idx ? "b" : "a" };
+		cfg.log = cfg.lap.log = &lg[idx];
+	}
+	cfg.app = (struct station_app){ .event = idx ? on_event_b : on_event_a,
+					.failed = on_failed, .ctx = r };
+	rc = station_new(r->loop, s->port, &cfg, &s->st, err, sizeof(err));
+	if (rc < 0)
+		fail_msg("station_new: %s", err);
+	assert_int_equal(eloop_add_reader(r->loop, s->master, relay, r), 0);
+}
+
+static void close_side(struct rig *r, struct side *s)
+{
+	eloop_remove_reader(r->loop, s->master);
+	station_free(s->st);
+	port_close(s->port);
+	close(s->slave);
+	close(s->master);
+}
+
+static void discovery_over_ptys(void **state)
+{
+	struct rig r;
+	uint64_t t0;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.loop = eloop_new(NULL);
+	assert_non_null(r.loop);
+	open_side(&r, &r.s[0], 0, "alpha", 0x04, 0);
+	open_side(&r, &r.s[1], 1, "beta", 0x84, 0x04);
+	eloop_timer_init(&r.limit, on_limit, &r);
+	eloop_timer_arm_in(r.loop, &r.limit, 8000000);
+	t0 = eloop_now_us();
+	assert_int_equal(station_request(r.s[0].st, &(struct irlap_request){
+		.type = IRLAP_REQ_DISCOVER, .slots = 6 }), 0);
+	assert_int_equal(eloop_run(r.loop), 0);
+	assert_true(r.done);
+	assert_true(r.discovered_by);
+	assert_int_equal(r.nfound, 1);
+	assert_int_equal(r.found[0].info.nickname_len, 4);
+	assert_memory_equal(r.found[0].info.nickname, "beta", 4);
+	assert_int_equal(r.found[0].info.nhints, 2);
+	assert_int_equal(r.found[0].info.hints[0], 0x84);
+	assert_int_equal(r.found[0].info.hints[1], 0x04);
+	assert_int_equal(r.found[0].daddr, irlap_get_daddr(station_irlap(r.s[1].st)));
+	/* Frames really went through the ports both ways. */
+	assert_true(station_counters(r.s[0].st)->tx_frames >= 1);
+	assert_true(station_counters(r.s[0].st)->rx_frames >= 1);
+	assert_true(station_counters(r.s[1].st)->tx_frames >= 1);
+	assert_int_equal(station_sir_counters(r.s[0].st)->fcs_errors, 0);
+	print_message("discovery over ptys: %llu ms\n",
+		      (unsigned long long)((eloop_now_us() - t0) / 1000));
+	eloop_timer_cancel(r.loop, &r.limit);
+	close_side(&r, &r.s[0]);
+	close_side(&r, &r.s[1]);
+	eloop_free(r.loop);
+}
+
+/* Half-duplex: a dongle hears its own transmission.  The "dongle" here
+ * sends every byte straight back; the station must drop all of it and
+ * never take its own XID for a peer's. */
+struct echo_rig {
+	struct eloop *loop;
+	int master;
+	bool discovery_done, heard_itself;
+};
+
+static void echo_back(struct eloop *loop, int fd, void *ctx)
+{
+	struct echo_rig *e = ctx;
+	uint8_t buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	(void)loop;
+	(void)e;
+	if (n > 0)
+		assert_int_equal(write(fd, buf, (size_t)n), n);
+}
+
+static void on_echo_event(void *ctx, const struct irlap_event *ev)
+{
+	struct echo_rig *e = ctx;
+
+	if (ev->type == IRLAP_EV_DISCOVERED_BY)
+		e->heard_itself = true;
+	if (ev->type == IRLAP_EV_DISCOVERY) {
+		e->discovery_done = true;
+		eloop_terminate(e->loop);
+	}
+}
+
+static void own_echo_is_dropped(void **state)
+{
+	struct echo_rig e;
+	struct serial_config sc;
+	struct station_config cfg;
+	struct port *port;
+	struct station *st;
+	struct eloop_timer limit;
+	char path[128], err[256];
+	int slave;
+	const struct station_counters *c;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.loop = eloop_new(NULL);
+	assert_non_null(e.loop);
+	assert_int_equal(openpty(&e.master, &slave, path, NULL, NULL), 0);
+	fcntl(e.master, F_SETFL, O_NONBLOCK);
+	serial_config_init(&sc);
+	sc.lock_dir = "";
+	if (serial_open(path, &sc, &port, err, sizeof(err)) < 0)
+		fail_msg("serial_open %s: %s", path, err);
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(dongle_init(&cfg.dongle, "none", err, sizeof(err)), 0);
+	irlap_config_defaults(&cfg.lap, 115200, 1000);
+	cfg.lap.seed = 5;
+	cfg.app = (struct station_app){ .event = on_echo_event, .failed = on_failed, .ctx = &e };
+	cfg.echo_margin_us = 2000;
+	if (station_new(e.loop, port, &cfg, &st, err, sizeof(err)) < 0)
+		fail_msg("station_new: %s", err);
+	assert_int_equal(eloop_add_reader(e.loop, e.master, echo_back, &e), 0);
+	eloop_timer_init(&limit, on_limit, &e);
+	eloop_timer_arm_in(e.loop, &limit, 4000000);
+	assert_int_equal(station_request(st, &(struct irlap_request){
+		.type = IRLAP_REQ_DISCOVER, .slots = 6 }), 0);
+	assert_int_equal(eloop_run(e.loop), 0);
+	assert_true(e.discovery_done);
+	/* The final XID's echo comes back after the result: wait for it. */
+	eloop_timer_arm_in(e.loop, &limit, 150000);
+	assert_int_equal(eloop_run(e.loop), 0);
+	assert_false(e.heard_itself);
+	c = station_counters(st);
+	/* 6 slots + the final XID, every byte of them echoed and dropped. */
+	assert_int_equal(c->tx_frames, 7);
+	assert_true(c->tx_bytes > 7 * 12);
+	assert_int_equal(c->echo_dropped, c->tx_bytes);
+	assert_int_equal(c->rx_frames, 0);
+	assert_int_equal(station_sir_counters(st)->bytes, 0);
+	eloop_timer_cancel(e.loop, &limit);
+	eloop_remove_reader(e.loop, e.master);
+	station_free(st);
+	port_close(port);
+	close(slave);
+	close(e.master);
+	eloop_free(e.loop);
+}
+
+static void not_a_serial_port(void **state)
+{
+	struct eloop *loop = eloop_new(NULL);
+	struct port fake = { .name = "fake0" };
+	struct station_config cfg;
+	struct station *st = (struct station *)&fake;
+	char err[128];
+
+	(void)state;
+	assert_non_null(loop);
+	memset(&cfg, 0, sizeof(cfg));
+	irlap_config_defaults(&cfg.lap, 9600, 1000);
+	/* serial_fd() is -1 for anything serial_open did not make. */
+	assert_int_equal(station_new(loop, &fake, &cfg, &st, err, sizeof(err)), -EINVAL);
+	assert_null(st);
+	assert_non_null(strstr(err, "fake0"));
+	eloop_free(loop);
+}
+
+/* Runs fn in a child; returns its wait status. */
+static int in_child(void (*fn)(void))
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void child_allowed(void)
+{
+	char err[200];
+	int p[2];
+
+	if (pipe(p) < 0 || privdrop_seccomp(NULL, err, sizeof(err)) < 0)
+		_exit(3);
+	if (write(p[1], "x", 1) != 1)
+		_exit(4);
+	_exit(0);
+}
+
+static void child_forbidden(void)
+{
+	char err[200];
+
+	if (privdrop_seccomp(NULL, err, sizeof(err)) < 0)
+		_exit(3);
+	/* A running host never opens sockets. */
+	(void)socket(AF_INET, SOCK_STREAM, 0);
+	_exit(5);
+}
+
+static void child_open_write(void)
+{
+	char err[200];
+	int fd;
+
+	if (privdrop_seccomp(NULL, err, sizeof(err)) < 0)
+		_exit(3);
+	/* Reading a file is allowed (the lock file is read back)... */
+	fd = open("/dev/null", O_RDONLY);
+	if (fd < 0)
+		_exit(4);
+	close(fd);
+	/* ...opening one for writing is not. */
+	(void)open("/dev/null", O_WRONLY);
+	_exit(5);
+}
+
+static void seccomp_allows_and_kills(void **state)
+{
+	int st;
+
+	(void)state;
+	st = in_child(child_allowed);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	st = in_child(child_forbidden);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
+	st = in_child(child_open_write);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
+}
+
+static void child_drop(void)
+{
+	char err[200];
+	uid_t r, e, s;
+
+	if (privdrop_user("nobody", NULL, err, sizeof(err)) < 0)
+		_exit(3);
+	if (getresuid(&r, &e, &s) < 0 || r == 0 || e == 0 || s == 0)
+		_exit(4);
+	if (setuid(0) == 0 || getgroups(0, NULL) != 0)
+		_exit(5);
+	_exit(0);
+}
+
+static void privdrop_to_nobody(void **state)
+{
+	char err[200];
+	int st;
+
+	(void)state;
+	if (geteuid() != 0) {
+		/* Not root: nothing to drop, and it says so without failing. */
+		assert_int_equal(privdrop_user("nobody", NULL, err, sizeof(err)), 0);
+		skip();
+	}
+	st = in_child(child_drop);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	/* A name that does not exist is named in the message. */
+	assert_int_equal(privdrop_user("no-such-user-xyz", NULL, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no-such-user-xyz"));
+	assert_int_equal(privdrop_user("root", NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(geteuid(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(discovery_over_ptys),
+		cmocka_unit_test(own_echo_is_dropped),
+		cmocka_unit_test(not_a_serial_port),
+		cmocka_unit_test(seccomp_allows_and_kills),
+		cmocka_unit_test(privdrop_to_nobody),
+	};
+
+	return cmocka_run_group_tests_name("station", tests, NULL, NULL);
+}
