@@ -20,3 +20,10 @@ tests_unit_test_station_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 TESTS += tests/irdiscover-irwire.sh tests/irdiscover-usage.sh
 TESTS += tests/station-speed-switch.sh
 EXTRA_DIST += tests/station-lib.sh
+
+# The stack glue for programs (station + IrLMP + IAS; see docs/irnet-host.md).
+irnet_lib_libirnet_la_SOURCES += irnet/lib/stack.c irnet/lib/stack.h
+UNIT_TESTS += tests/unit/test_stack_rt
+tests_unit_test_stack_rt_SOURCES = tests/unit/test_stack_rt.c
+tests_unit_test_stack_rt_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_stack_rt_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)

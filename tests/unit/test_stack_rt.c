@@ -1,0 +1,306 @@
+/*
+ * test_stack_rt.c: two programs' stacks (stack.h: station + IrLMP + IAS)
+ * on pseudo-terminals in real time.  Station a discovers b, asks b's IAS
+ * for the LSAP of a class b registered, opens a TinyTP connection there,
+ * and both ends send a generated stream that the other checks byte for
+ * byte; then a closes and b sees the disconnect.  An IAS query for a
+ * class b does not have answers "no such class".
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "dongle.h"
+#include "eloop.h"
+#include "ias.h"
+#include "serial.h"
+#include "stack.h"
+#include "ttp.h"
+
+#define TOTAL 24000u
+#define CHUNK 1000u
+#define CLASS "IrSpray"
+
+struct end {
+	int master, slave;
+	char path[128];
+	struct port *port;
+	struct stack *stk;
+	struct ttp *t;
+	bool connected, gone;
+	size_t sent, got;
+	uint8_t seed;
+	bool bad;
+};
+
+struct rig {
+	struct eloop *loop;
+	struct end e[2];
+	struct ttp_listener *tl;
+	struct eloop_timer tick, limit;
+	uint32_t peer;
+	int missing_ret;
+	int lsap;
+	bool closing;
+};
+
+/* The byte at offset i of the stream seeded with seed. */
+static uint8_t pattern(uint8_t seed, size_t i)
+{
+	return (uint8_t)((i * 131u) ^ (i >> 9) ^ seed);
+}
+
+static void relay(struct eloop *loop, int fd, void *ctx)
+{
+	struct rig *r = ctx;
+	int from = fd == r->e[0].master ? 0 : 1;
+	struct termios tio;
+	uint8_t buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	speed_t sp;
+
+	(void)loop;
+	if (n <= 0)
+		return;
+	/* Each byte takes its line time at the sender's UART rate. */
+	assert_int_equal(tcgetattr(r->e[from].slave, &tio), 0);
+	sp = cfgetospeed(&tio);
+	usleep((useconds_t)n * (sp == B115200 ? 87u : 1042u));
+	assert_int_equal(write(r->e[1 - from].master, buf, (size_t)n), n);
+}
+
+static void end_write(struct end *e)
+{
+	uint8_t buf[CHUNK];
+
+	while (e->t && e->connected && e->sent < TOTAL) {
+		for (size_t k = 0; k < CHUNK; k++)
+			buf[k] = pattern(e->seed, e->sent + k);
+		if (ttp_send(e->t, buf, CHUNK) != 0)
+			break;
+		e->sent += CHUNK;
+	}
+}
+
+static void end_read(struct end *e)
+{
+	uint8_t buf[CHUNK * 2];
+	long n;
+
+	while (e->t && (n = ttp_recv(e->t, buf, sizeof(buf))) > 0) {
+		for (long k = 0; k < n; k++)
+			if (buf[k] != pattern((uint8_t)(e->seed ^ 0xff), e->got + (size_t)k))
+				e->bad = true;
+		e->got += (size_t)n;
+	}
+}
+
+static void on_ttp(void *ctx, const struct ttp_event *ev)
+{
+	struct end *e = ctx;
+
+	switch (ev->type) {
+	case TTP_EV_CONNECTED:
+		e->t = ev->ttp;
+		e->connected = true;
+		end_write(e);
+		break;
+	case TTP_EV_READABLE:
+		end_read(e);
+		break;
+	case TTP_EV_DISCONNECTED:
+		e->t = NULL;
+		e->connected = false;
+		e->gone = true;
+		break;
+	}
+}
+
+static void on_ias(void *ctx, int ret, const struct ias_response *resp)
+{
+	struct rig *r = ctx;
+	struct irlmp *lm = stack_irlmp(r->e[0].stk);
+	struct ttp_config tc;
+
+	r->lsap = ret == IAS_SUCCESS ? ias_lsap_sel(resp) : -1;
+	if (r->lsap <= 0) {
+		eloop_terminate(r->loop);
+		return;
+	}
+	ttp_config_defaults(&tc);
+	tc.max_sdu = CHUNK;
+	r->e[0].t = ttp_connect(lm, r->peer, (uint8_t)r->lsap, &tc, on_ttp, &r->e[0],
+				stack_now(r->e[0].stk));
+	assert_non_null(r->e[0].t);
+	stack_sync(r->e[0].stk);
+}
+
+static void on_missing(void *ctx, int ret, const struct ias_response *resp)
+{
+	struct rig *r = ctx;
+
+	(void)resp;
+	r->missing_ret = ret;
+	assert_non_null(ias_query_start(stack_irlmp(r->e[0].stk), r->peer, CLASS,
+					"IrDA:TinyTP:LsapSel", on_ias, r,
+					stack_now(r->e[0].stk)));
+	stack_sync(r->e[0].stk);
+}
+
+static void on_event_a(void *ctx, const struct irlap_event *ev)
+{
+	struct rig *r = ctx;
+
+	if (ev->type != IRLAP_EV_DISCOVERY || r->peer)
+		return;
+	if (ev->failed || !ev->npeers) {
+		stack_lap_request(r->e[0].stk, &(struct irlap_request){
+			.type = IRLAP_REQ_DISCOVER, .slots = 6 });
+		return;
+	}
+	r->peer = ev->peers[0].daddr;
+	assert_non_null(ias_query_start(stack_irlmp(r->e[0].stk), r->peer, "NoSuchClass",
+					"IrDA:TinyTP:LsapSel", on_missing, r,
+					stack_now(r->e[0].stk)));
+	stack_sync(r->e[0].stk);
+}
+
+static void on_failed(void *ctx, int err, const char *msg)
+{
+	struct rig *r = ctx;
+
+	(void)err;
+	print_error("stack failed: %s\n", msg);
+	eloop_terminate(r->loop);
+}
+
+/* Feeds the writers; a closes once everything arrived both ways. */
+static void on_tick(struct eloop *loop, void *ctx)
+{
+	struct rig *r = ctx;
+
+	for (int i = 0; i < 2; i++) {
+		end_write(&r->e[i]);
+		stack_sync(r->e[i].stk);
+	}
+	if (!r->closing && r->e[0].got == TOTAL && r->e[1].got == TOTAL && r->e[0].t) {
+		r->closing = true;
+		ttp_disconnect(r->e[0].t);
+		r->e[0].t = NULL;
+		stack_sync(r->e[0].stk);
+	}
+	if (r->closing && r->e[1].gone) {
+		eloop_terminate(loop);
+		return;
+	}
+	eloop_timer_arm_in(loop, &r->tick, 10000);
+}
+
+static void on_limit(struct eloop *loop, void *ctx)
+{
+	(void)ctx;
+	eloop_terminate(loop);
+}
+
+static void open_end(struct rig *r, int idx, const char *nick)
+{
+	struct end *e = &r->e[idx];
+	struct serial_config sc;
+	struct stack_config cfg;
+	char err[256];
+
+	assert_int_equal(openpty(&e->master, &e->slave, e->path, NULL, NULL), 0);
+	fcntl(e->master, F_SETFL, O_NONBLOCK);
+	serial_config_init(&sc);
+	sc.lock_dir = "";
+	if (serial_open(e->path, &sc, &e->port, err, sizeof(err)) < 0)
+		fail_msg("serial_open %s: %s", e->path, err);
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(dongle_init(&cfg.station.dongle, "none", err, sizeof(err)), 0);
+	irlap_config_defaults(&cfg.station.lap, 115200, 1000);
+	cfg.station.lap.seed = 29u + (uint64_t)idx;
+	cfg.station.lap.info.nickname_len = (uint8_t)strlen(nick);
+	memcpy(cfg.station.lap.info.nickname, nick, strlen(nick));
+	irlmp_config_defaults(&cfg.lmp);
+	cfg.event = idx ? NULL : on_event_a;
+	cfg.failed = on_failed;
+	cfg.ctx = r;
+	if (stack_new(r->loop, e->port, &cfg, &e->stk, err, sizeof(err)) < 0)
+		fail_msg("stack_new: %s", err);
+	e->seed = idx ? 0xa5 : 0x5a;
+	assert_int_equal(eloop_add_reader(r->loop, e->master, relay, r), 0);
+}
+
+static void close_end(struct rig *r, struct end *e)
+{
+	eloop_remove_reader(r->loop, e->master);
+	stack_free(e->stk);
+	port_close(e->port);
+	close(e->slave);
+	close(e->master);
+}
+
+static void ias_and_tinytp_over_ptys(void **state)
+{
+	struct rig r;
+	struct ttp_config tc;
+	uint64_t t0;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.missing_ret = -1000;
+	r.loop = eloop_new(NULL);
+	assert_non_null(r.loop);
+	open_end(&r, 0, "alpha");
+	open_end(&r, 1, "beta");
+	ttp_config_defaults(&tc);
+	tc.max_sdu = CHUNK;
+	r.tl = ttp_listen(stack_irlmp(r.e[1].stk), IRLMP_LSAP_ANY, &tc, on_ttp, &r.e[1]);
+	assert_non_null(r.tl);
+	assert_true(stack_register_lsap(r.e[1].stk, CLASS, NULL, ttp_listener_lsap(r.tl)) >= 0);
+	eloop_timer_init(&r.tick, on_tick, &r);
+	eloop_timer_arm_in(r.loop, &r.tick, 10000);
+	eloop_timer_init(&r.limit, on_limit, &r);
+	eloop_timer_arm_in(r.loop, &r.limit, 20000000);
+	t0 = eloop_now_us();
+	assert_int_equal(stack_lap_request(r.e[0].stk, &(struct irlap_request){
+		.type = IRLAP_REQ_DISCOVER, .slots = 6 }), 0);
+	assert_int_equal(eloop_run(r.loop), 0);
+	print_message("IAS + TinyTP %u bytes each way: %llu ms\n", TOTAL,
+		      (unsigned long long)((eloop_now_us() - t0) / 1000));
+	assert_int_equal(r.missing_ret, IAS_NO_SUCH_CLASS);
+	assert_int_equal(r.lsap, ttp_listener_lsap(r.tl));
+	assert_int_equal(r.e[0].got, TOTAL);
+	assert_int_equal(r.e[1].got, TOTAL);
+	assert_false(r.e[0].bad);
+	assert_false(r.e[1].bad);
+	assert_true(r.e[1].gone);
+	eloop_timer_cancel(r.loop, &r.tick);
+	eloop_timer_cancel(r.loop, &r.limit);
+	ttp_listener_free(r.tl);
+	close_end(&r, &r.e[0]);
+	close_end(&r, &r.e[1]);
+	eloop_free(r.loop);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ias_and_tinytp_over_ptys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
