@@ -33,6 +33,8 @@ expect2 '--timeout x' -d /dev/null --timeout x
 expect2 'toaster' -d /dev/null --hints computer,toaster
 expect2 'xxxxxxxxxxxxxxxxxxxxxxxxx' -d /dev/null --nickname xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
 expect2 'bogus' -d /dev/null --bogus
+expect2 'only with --listen' -d /dev/null --service IrNetv1
+expect2 'at most 4' --listen -d /dev/null --service A --service B --service C --service D --service E
 expect2 'extra' -d /dev/null extra
 expect2 '/dev/null' -d /dev/null --lock-dir ''
 

@@ -21,10 +21,35 @@
 #include "pcap_file.h"
 #include "privdrop.h"
 #include "serial.h"
+#include "stack.h"
 #include "station.h"
+#include "ttp.h"
 
 #define EXIT_JOB 1
 #define EXIT_USAGE 2
+#define MAX_SERVICES 4
+
+/* What irdiscover asks each station's IAS (class, attribute). */
+static const struct ias_ask {
+	const char *class_name, *attr;
+} ias_asks[] = {
+	{ "Device", "DeviceName" },
+	{ "IrDA:IrCOMM", "Parameters" },
+	{ "IrDA:IrCOMM", "IrDA:TinyTP:LsapSel" },
+	{ "IrLPT", "IrDA:IrLMP:LsapSel" },
+	{ "IrNetv1", "IrDA:TinyTP:LsapSel" },
+	{ "OBEX", "IrDA:TinyTP:LsapSel" },
+	{ "IrSpray", "IrDA:TinyTP:LsapSel" },
+};
+#define N_ASKS (sizeof(ias_asks) / sizeof(ias_asks[0]))
+
+/* One answer: ret is the IAS return code or -errno; text the value. */
+struct ias_answer {
+	int ret;
+	enum ias_type type;
+	int32_t integer;
+	char text[IAS_OCTETS_MAX * 2 + 1];
+};
 
 /* The service hint bits (IrLMP hint bytes 1 and 2). */
 static const struct hint_name {
@@ -42,13 +67,16 @@ struct opts {
 	const char *device, *dongle, *nickname, *pcap, *user, *lock_dir, *hints;
 	uint32_t speed;
 	unsigned slots, timeout_s;
-	bool json, listen, seccomp, connect;
+	bool json, listen, seccomp, connect, ias;
 	unsigned verbose;
+	const char *services[MAX_SERVICES];
+	size_t nservices;
 };
 
 struct app {
 	struct opts o;
 	struct eloop *loop;
+	struct stack *stk;
 	struct station *st;
 	struct eloop_timer deadline;
 	struct irlap_peer peers[IRLAP_MAX_PEERS];
@@ -64,6 +92,12 @@ struct app {
 	uint64_t link_us;        /* from the connect request to CONNECT_CONF */
 	uint64_t connect_at;
 	bool link_ended;         /* a DISCONNECT event came */
+	/* IAS: the answers per station, where the walk is */
+	struct ias_answer answers[IRLAP_MAX_PEERS][N_ASKS];
+	bool ias_running, ias_wait_down, ias_done, ias_failed;
+	size_t ias_peer, ias_ask;
+	/* --listen --service */
+	struct ttp_listener *listeners[MAX_SERVICES];
 };
 
 static void usage(FILE *f)
@@ -71,7 +105,7 @@ static void usage(FILE *f)
 	fputs("usage: irdiscover -d DEVICE [--dongle TYPE[:OPTS]] [--speed BAUD] [--slots N]\n"
 	      "                  [--timeout S] [--nickname NAME] [--hints LIST] [--json]\n"
 	      "                  [--pcap FILE] [--user USER] [--lock-dir DIR] [--no-seccomp]\n"
-	      "                  [--connect] [--listen] [-v]\n"
+	      "                  [--connect] [--no-ias] [--listen [--service CLASS]...] [-v]\n"
 	      "Lists the IrDA stations in range of a serial port (IrLAP discovery).\n"
 	      "  -d, --device DEVICE   the serial port (or pty)\n"
 	      "  --dongle TYPE[:OPTS]  the IrDA dongle (default none)\n"
@@ -87,10 +121,14 @@ static void usage(FILE *f)
 	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  --connect             then connect to the first station found at up to\n"
 	      "                        --speed, hold the link 0.5 s, disconnect\n"
+	      "  --no-ias              do not ask the stations' IAS for their services\n"
 	      "  --listen              answer discovery (and accept links) until SIGINT/SIGTERM\n"
+	      "  --service CLASS       with --listen: offer CLASS in our IAS with a TinyTP LSAP\n"
+	      "                        (up to 4 times)\n"
 	      "  -v, --verbose         log the protocol to stderr (twice: debug)\n"
-	      "Exit: 0 found a station (and --connect: the link worked) (--listen: ended by a signal), 1 none found or\n"
-	      "an I/O failure, 2 usage error.\n", f);
+	      "Exit: 0 found a station (and --connect: the link worked; and its IAS answered)\n"
+	      "(--listen: ended by a signal), 1 none found, an IAS failure or an I/O failure,\n"
+	      "2 usage error.\n", f);
 }
 
 static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
@@ -198,6 +236,63 @@ static void hint_hex(const struct irlap_discovery_info *in, char *buf, size_t ca
 		snprintf(buf, cap, "%02x", in->hints[0]);
 }
 
+static const char *ias_error(int ret)
+{
+	switch (ret) {
+	case -ETIMEDOUT: return "no answer";
+	case -ECONNRESET: return "connection refused or lost";
+	case -EINVAL: return "malformed answer";
+	case IAS_NO_SUCH_ATTRIBUTE: return "no such attribute";
+	case IAS_LIST_TOO_LONG: return "list too long";
+	case IAS_UNSUPPORTED: return "unsupported";
+	default: return ret < 0 ? strerror(-ret) : "error";
+	}
+}
+
+/* The station's answers as text lines under its line. */
+static void print_services(const struct app *a, size_t peer)
+{
+	if (!a->o.ias)
+		return;
+	for (size_t q = 0; q < N_ASKS; q++) {
+		const struct ias_answer *ans = &a->answers[peer][q];
+		const struct ias_ask *k = &ias_asks[q];
+
+		if (ans->ret == IAS_NO_SUCH_CLASS)
+			continue;
+		if (ans->ret != IAS_SUCCESS)
+			printf("    IAS %s %s: %s\n", k->class_name, k->attr, ias_error(ans->ret));
+		else if (strcmp(k->class_name, "Device") == 0)
+			printf("    device name: %s\n", ans->text);
+		else
+			printf("    service: %s %s=%s\n", k->class_name, k->attr, ans->text);
+	}
+}
+
+static json_object *services_json(const struct app *a, size_t peer)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t q = 0; q < N_ASKS; q++) {
+		const struct ias_answer *ans = &a->answers[peer][q];
+		json_object *o;
+
+		if (ans->ret == IAS_NO_SUCH_CLASS || strcmp(ias_asks[q].class_name, "Device") == 0)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "class", json_object_new_string(ias_asks[q].class_name));
+		json_object_object_add(o, "attribute", json_object_new_string(ias_asks[q].attr));
+		if (ans->ret != IAS_SUCCESS)
+			json_object_object_add(o, "error", json_object_new_string(ias_error(ans->ret)));
+		else if (ans->type == IAS_INTEGER)
+			json_object_object_add(o, "value", json_object_new_int(ans->integer));
+		else
+			json_object_object_add(o, "value", json_object_new_string(ans->text));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static void print_result(const struct app *a)
 {
 	char nick[IRLAP_NICKNAME_MAX * 4 + 1], hints[200], hex[8], addr[16];
@@ -212,6 +307,7 @@ static void print_result(const struct app *a)
 			hint_hex(&p->info, hex, sizeof(hex));
 			printf("0x%08x  %-20s  charset=%s  hints=%s (%s)\n", p->daddr, nick,
 			       charset_name(p->info.charset), hints[0] ? hints : "none", hex);
+			print_services(a, i);
 		}
 		if (a->o.connect && a->link_done)
 			printf("link to 0x%08x: %u bps, data size %u, window %u, up in %llu ms\n",
@@ -238,6 +334,14 @@ static void print_result(const struct app *a)
 		json_object_object_add(o, "charset", json_object_new_string(charset_name(p->info.charset)));
 		json_object_object_add(o, "hint_bytes", json_object_new_string(hex));
 		json_object_object_add(o, "hints", h);
+		if (a->o.ias) {
+			const struct ias_answer *dn = &a->answers[i][0];
+
+			if (dn->ret == IAS_SUCCESS)
+				json_object_object_add(o, "device_name",
+						       json_object_new_string(dn->text));
+			json_object_object_add(o, "services", services_json(a, i));
+		}
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "stations", arr);
@@ -261,7 +365,105 @@ static int discover(struct app *a)
 	struct irlap_request req = { .type = IRLAP_REQ_DISCOVER, .slots = (uint8_t)a->o.slots };
 
 	a->rounds++;
-	return station_request(a->st, &req);
+	return stack_lap_request(a->stk, &req);
+}
+
+/* Bytes of an answer's value as text: printable ASCII kept, the rest
+ * \xNN (strings), or hex (octets). */
+static void answer_text(struct ias_answer *ans, const struct ias_value *v)
+{
+	size_t o = 0, cap = sizeof(ans->text);
+
+	ans->type = v->type;
+	ans->integer = v->integer;
+	ans->text[0] = '\0';
+	if (v->type == IAS_INTEGER) {
+		snprintf(ans->text, cap, "%d", (int)v->integer);
+		return;
+	}
+	for (size_t i = 0; i < v->len; i++) {
+		uint8_t ch = v->bytes[i];
+		int n = v->type == IAS_OCTETS ? snprintf(ans->text + o, cap - o, "%02x", ch) :
+			(ch >= 0x20 && ch < 0x7f && ch != '\\') ?
+			snprintf(ans->text + o, cap - o, "%c", ch) :
+			snprintf(ans->text + o, cap - o, "\\x%02x", ch);
+
+		if (n < 0 || (size_t)n >= cap - o)
+			break;
+		o += (size_t)n;
+	}
+}
+
+static void ias_next(struct app *a);
+
+static void on_ias(void *ctx, int ret, const struct ias_response *resp)
+{
+	struct app *a = ctx;
+	struct ias_answer *ans = &a->answers[a->ias_peer][a->ias_ask];
+
+	ans->ret = ret;
+	if (ret == IAS_SUCCESS)
+		answer_text(ans, &resp->value);
+	if (a->o.verbose)
+		fprintf(stderr, "irdiscover: IAS 0x%08x %s %s: %s\n", a->peers[a->ias_peer].daddr,
+			ias_asks[a->ias_ask].class_name, ias_asks[a->ias_ask].attr,
+			ret == IAS_SUCCESS ? ans->text : ret == IAS_NO_SUCH_CLASS ?
+			"no such class" : ias_error(ret));
+	a->ias_ask++;
+	if (ret < 0) {
+		/* The link or the peer's IAS is gone: the rest would wait
+		 * out the same failure. */
+		a->ias_failed = true;
+		for (size_t q = a->ias_ask; q < N_ASKS; q++)
+			a->answers[a->ias_peer][q].ret = ret;
+		a->ias_ask = N_ASKS;
+	}
+	ias_next(a);
+}
+
+/* Asks the next question; after the last one of a station, waits for
+ * IrLMP to close the idle link before going on to the next station. */
+static void ias_next(struct app *a)
+{
+	struct irlmp *lm = stack_irlmp(a->stk);
+
+	while (a->ias_peer < a->npeers) {
+		if (a->ias_ask < N_ASKS) {
+			const struct ias_ask *k = &ias_asks[a->ias_ask];
+
+			a->ias_wait_down = false;
+			if (!ias_query_start(lm, a->peers[a->ias_peer].daddr, k->class_name, k->attr,
+					     on_ias, a, stack_now(a->stk))) {
+				a->answers[a->ias_peer][a->ias_ask].ret = -ENOMEM;
+				a->ias_failed = true;
+				a->ias_ask++;
+				continue;
+			}
+			stack_sync(a->stk);
+			return;
+		}
+		if (irlmp_get_lap_state(lm) != IRLMP_LAP_STANDBY) {
+			a->ias_wait_down = true;
+			return;
+		}
+		a->ias_peer++;
+		a->ias_ask = 0;
+	}
+	a->ias_running = false;
+	a->ias_done = true;
+	eloop_terminate(a->loop);
+}
+
+/* Discovery (and --connect) done: the IAS walk, or the end. */
+static void after_discovery(struct app *a)
+{
+	if (!a->o.ias) {
+		eloop_terminate(a->loop);
+		return;
+	}
+	a->ias_running = true;
+	eloop_timer_arm_in(a->loop, &a->deadline, (uint64_t)a->o.timeout_s * 1000000u);
+	ias_next(a);
 }
 
 static void start_connect(struct app *a)
@@ -269,7 +471,7 @@ static void start_connect(struct app *a)
 	int r;
 
 	a->connect_at = eloop_now_us();
-	r = station_request(a->st, &(struct irlap_request){ .type = IRLAP_REQ_CONNECT,
+	r = stack_lap_request(a->stk, &(struct irlap_request){ .type = IRLAP_REQ_CONNECT,
 							   .daddr = a->peers[0].daddr });
 	if (r < 0) {
 		fprintf(stderr, "irdiscover: %s: connect to 0x%08x: %s\n", a->o.device,
@@ -285,7 +487,7 @@ static void on_hold(struct eloop *loop, void *ctx)
 	int r;
 
 	(void)loop;
-	r = station_request(a->st, &(struct irlap_request){ .type = IRLAP_REQ_DISCONNECT });
+	r = stack_lap_request(a->stk, &(struct irlap_request){ .type = IRLAP_REQ_DISCONNECT });
 	if (r < 0) {
 		fprintf(stderr, "irdiscover: %s: disconnect: %s\n", a->o.device, strerror(-r));
 		eloop_terminate(a->loop);
@@ -308,7 +510,7 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 			if (a->o.connect)
 				start_connect(a);
 			else
-				eloop_terminate(a->loop);
+				after_discovery(a);
 		} else if (discover(a) < 0) {
 			eloop_terminate(a->loop);
 		}
@@ -319,18 +521,16 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 		fflush(stdout);
 		break;
 	case IRLAP_EV_CONNECT_IND:
-		/* A listener takes the link (IrLAP only: there is no layer
-		 * above yet, so the link carries no data). */
+		/* IrLMP answered it (it takes a link when it has none). */
 		if (a->o.listen) {
 			printf("connect from 0x%08x\n", ev->daddr);
 			fflush(stdout);
 		}
-		station_request(a->st, &(struct irlap_request){
-			.type = a->o.listen ? IRLAP_REQ_ACCEPT : IRLAP_REQ_REJECT });
 		break;
 	case IRLAP_EV_CONNECT_CONF:
-		if (a->o.listen) {
-			printf("connected to 0x%08x at %u bps\n", ev->daddr, ev->qos->baud);
+		if (a->o.listen || a->ias_running) {
+			if (a->o.listen)
+				printf("connected to 0x%08x at %u bps\n", ev->daddr, ev->qos->baud);
 			fflush(stdout);
 			break;
 		}
@@ -346,12 +546,20 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 			fflush(stdout);
 			break;
 		}
+		if (a->ias_running) {
+			if (a->ias_wait_down)
+				ias_next(a);
+			break;
+		}
 		a->link_ended = true;
 		a->link_done = a->linked && ev->reason == IRLAP_REASON_USER;
-		if (!a->link_done)
+		if (!a->link_done) {
 			fprintf(stderr, "irdiscover: %s: link to 0x%08x: %s\n", a->o.device,
 				a->peers[0].daddr, irlap_reason_name(ev->reason));
-		eloop_terminate(a->loop);
+			eloop_terminate(a->loop);
+		} else {
+			after_discovery(a);
+		}
 		break;
 	default:
 		break;
@@ -398,6 +606,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "no-seccomp", no_argument, NULL, 'N' },
 		{ "listen", no_argument, NULL, 'l' },
 		{ "connect", no_argument, NULL, 'c' },
+		{ "no-ias", no_argument, NULL, 'I' },
+		{ "service", required_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -406,7 +616,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	*o = (struct opts){ .dongle = "none", .nickname = "irdiscover", .hints = "computer",
-			    .speed = 115200, .slots = 8, .timeout_s = 5, .seccomp = true };
+			    .speed = 115200, .slots = 8, .timeout_s = 5, .seccomp = true,
+			    .ias = true };
 	while ((c = getopt_long(argc, argv, "d:vh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': o->device = optarg; break;
@@ -420,6 +631,20 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'N': o->seccomp = false; break;
 		case 'l': o->listen = true; break;
 		case 'c': o->connect = true; break;
+		case 'I': o->ias = false; break;
+		case 'R':
+			if (o->nservices == MAX_SERVICES) {
+				fprintf(stderr, "irdiscover: --service %s: at most %d services\n",
+					optarg, MAX_SERVICES);
+				return -1;
+			}
+			if (strlen(optarg) == 0 || strlen(optarg) > IAS_NAME_MAX) {
+				fprintf(stderr, "irdiscover: --service '%s': a class name is 1..%d bytes\n",
+					optarg, IAS_NAME_MAX);
+				return -1;
+			}
+			o->services[o->nservices++] = optarg;
+			break;
 		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); exit(0);
 		case 's':
@@ -457,6 +682,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "irdiscover: --listen and --connect exclude each other\n");
 		return -1;
 	}
+	if (o->nservices && !o->listen) {
+		fprintf(stderr, "irdiscover: --service %s: only with --listen\n", o->services[0]);
+		return -1;
+	}
 	if (!o->device) {
 		fprintf(stderr, "irdiscover: no device: use -d DEVICE\n");
 		return -1;
@@ -465,6 +694,41 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "irdiscover: --nickname '%s': longer than %d bytes\n", o->nickname,
 			IRLAP_NICKNAME_MAX - 10);
 		return -1;
+	}
+	return 0;
+}
+
+/* --service: connections are taken and their data dropped. */
+static void on_service(void *ctx, const struct ttp_event *ev)
+{
+	uint8_t buf[4096];
+
+	(void)ctx;
+	if (ev->type == TTP_EV_READABLE)
+		while (ttp_recv(ev->ttp, buf, sizeof(buf)) > 0)
+			continue;
+}
+
+static int offer_services(struct app *a)
+{
+	struct ttp_config tc;
+
+	ttp_config_defaults(&tc);
+	for (size_t i = 0; i < a->o.nservices; i++) {
+		const char *name = a->o.services[i];
+		int r;
+
+		a->listeners[i] = ttp_listen(stack_irlmp(a->stk), IRLMP_LSAP_ANY, &tc, on_service, a);
+		if (!a->listeners[i]) {
+			fprintf(stderr, "irdiscover: --service %s: no free LSAP\n", name);
+			return -1;
+		}
+		r = stack_register_lsap(a->stk, name, NULL, ttp_listener_lsap(a->listeners[i]));
+		if (r < 0) {
+			fprintf(stderr, "irdiscover: --service %s: %s\n", name,
+				r == -EEXIST ? "given twice" : strerror(-r));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -514,7 +778,8 @@ static int setup_config(const struct opts *o, struct station_config *sc, const s
 int main(int argc, char **argv)
 {
 	struct app a;
-	struct station_config sc;
+	struct stack_config cfg;
+	struct station_config *sc = &cfg.station;
 	struct serial_config ser;
 	struct port *port = NULL;
 	struct pcap_writer pw;
@@ -528,7 +793,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	log.max = a.o.verbose >= 2 ? LOG_LEVEL_DEBUG :
 		  a.o.verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARNING;
-	if (setup_config(&a.o, &sc, &log) < 0)
+	memset(&cfg, 0, sizeof(cfg));
+	if (setup_config(&a.o, sc, &log) < 0)
 		return EXIT_USAGE;
 
 	serial_config_init(&ser);
@@ -545,7 +811,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "irdiscover: --pcap %s: %s\n", a.o.pcap, strerror(errno));
 			goto out;
 		}
-		sc.pcap = &pw;
+		sc->pcap = &pw;
 	}
 	a.loop = eloop_new(&log);
 	if (!a.loop || eloop_add_signal(a.loop, SIGINT, on_signal, &a) < 0 ||
@@ -558,12 +824,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "irdiscover: %s\n", err);
 		goto out;
 	}
-	sc.app = (struct station_app){ .event = on_event, .failed = on_failed, .ctx = &a };
-	r = station_new(a.loop, port, &sc, &a.st, err, sizeof(err));
+	irlmp_config_defaults(&cfg.lmp);
+	cfg.lmp.log = &log;
+	/* A lister closes the link soon after its last question. */
+	if (!a.o.listen && !a.o.connect)
+		cfg.lmp.idle_timeout_us = 100000;
+	cfg.event = on_event;
+	cfg.failed = on_failed;
+	cfg.ctx = &a;
+	r = stack_new(a.loop, port, &cfg, &a.stk, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "irdiscover: %s\n", err);
 		goto out;
 	}
+	a.st = stack_station(a.stk);
+	if (offer_services(&a) < 0)
+		goto out;
 	a.t0 = eloop_now_us();
 	if (a.o.listen) {
 		printf("listening on %s as %s\n", a.o.device, a.o.nickname);
@@ -596,6 +872,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "irdiscover: %s: no station in range within %u s\n",
 				a.o.device, a.o.timeout_s);
 		rc = a.npeers && (!a.o.connect || a.link_done) ? 0 : EXIT_JOB;
+		if (a.npeers && a.o.ias && (!a.ias_done || a.ias_failed)) {
+			fprintf(stderr, "irdiscover: %s: IAS %s\n", a.o.device,
+				a.ias_done ? "query failed" : "not done in time");
+			rc = EXIT_JOB;
+		}
 		if (a.o.connect && a.npeers && !a.link_ended)
 			fprintf(stderr, "irdiscover: %s: link not done within %u s\n", a.o.device,
 				a.o.timeout_s);
@@ -611,7 +892,9 @@ int main(int argc, char **argv)
 		}
 	}
 out:
-	station_free(a.st);
+	for (size_t i = 0; i < MAX_SERVICES; i++)
+		ttp_listener_free(a.listeners[i]);
+	stack_free(a.stk);
 	if (a.loop) {
 		eloop_timer_cancel(a.loop, &a.deadline);
 		eloop_timer_cancel(a.loop, &a.hold);
