@@ -27,3 +27,9 @@ UNIT_TESTS += tests/unit/test_stack_rt
 tests_unit_test_stack_rt_SOURCES = tests/unit/test_stack_rt.c
 tests_unit_test_stack_rt_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_stack_rt_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+
+bin_PROGRAMS += irnet/tools/irspray
+irnet_tools_irspray_SOURCES = irnet/tools/irspray.c
+irnet_tools_irspray_LDADD = irnet/lib/libirnet.la
+dist_man_MANS += man/irspray.1
+TESTS += tests/irspray-irwire.sh
