@@ -90,7 +90,7 @@ static void report(const char *what, uint64_t bytes, uint64_t us)
 static void stream_read(struct spray *sp, struct stream *s)
 {
 	uint8_t buf[MAX_SDU];
-	long n;
+	long n = 0;
 
 	while (s->t && s->held_len == 0 && (n = ttp_recv(s->t, buf, sizeof(buf))) > 0) {
 		for (long k = 0; k < n; k++) {
