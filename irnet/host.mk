@@ -33,3 +33,8 @@ irnet_tools_irspray_SOURCES = irnet/tools/irspray.c
 irnet_tools_irspray_LDADD = irnet/lib/libirnet.la
 dist_man_MANS += man/irspray.1
 TESTS += tests/irspray-irwire.sh
+
+# `make bench`: irspray against the raw irwire line (tests/irspray-bench.sh).
+BENCHMARKS += tests/irspray-bench.sh
+EXTRA_DIST += tests/irspray-bench.sh
+bench: irnet/tools/irspray irnet/tools/irwire

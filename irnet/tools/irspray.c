@@ -163,6 +163,8 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 	}
 	if (!s)
 		return;
+	if (!eloop_timer_pending(&sp->tick))
+		eloop_timer_arm_in(sp->loop, &sp->tick, TICK_US);
 	switch (ev->type) {
 	case TTP_EV_CONNECTED:
 		s->connected = true;
@@ -207,7 +209,7 @@ static void finish_stream(struct spray *sp, struct stream *s)
 static void on_tick(struct eloop *loop, void *ctx)
 {
 	struct spray *sp = ctx;
-	bool all = !sp->o.listen && sp->found;
+	bool all = !sp->o.listen && sp->found, busy = !sp->o.listen;
 
 	for (size_t i = 0; i < MAX_STREAMS * 2; i++) {
 		struct stream *s = &sp->s[i];
@@ -223,6 +225,7 @@ static void on_tick(struct eloop *loop, void *ctx)
 		if (!sp->o.listen && !s->done && s->t && s->t_tx_end && s->rx >= s->rx_goal)
 			finish_stream(sp, s);
 		all = all && s->done;
+		busy = true;
 	}
 	stack_sync(sp->stk);
 	if (all && !sp->finished) {
@@ -230,7 +233,9 @@ static void on_tick(struct eloop *loop, void *ctx)
 		if (irlmp_get_lap_state(stack_irlmp(sp->stk)) == IRLMP_LAP_STANDBY)
 			eloop_terminate(loop);
 	}
-	eloop_timer_arm_in(loop, &sp->tick, TICK_US);
+	/* An idle listener sleeps until a connection comes. */
+	if (busy)
+		eloop_timer_arm_in(loop, &sp->tick, TICK_US);
 }
 
 static void on_lsap(void *ctx, int ret, const struct ias_response *resp)

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Benchmark (make bench): irspray over irwire at 115200 against the raw
+# irwire line measured in the same run (bytes written raw into one pty,
+# timed until all arrive at the other).  Cases: unidirectional 2000-byte
+# SDUs, bidirectional 2000-byte SDUs, bidirectional 10-byte SDUs, two
+# bidirectional streams.  Prints `bench: irspray_<case> RATIO ratio`
+# (payload bytes/s over the raw line's bytes/s) and
+# `bench: irspray_<case>_cpu S s/MiB` (user+system CPU of both
+# processes per MiB of payload).  Timings never fail it; a failed
+# transfer does.
+set -u
+: "${abs_top_builddir:=$(pwd)}"
+PYTHON=${PYTHON:-/usr/bin/python3}
+[ -x "$PYTHON" ] || { echo "irspray-bench: SKIP: python3 not found"; exit 0; }
+exec "$PYTHON" - "$abs_top_builddir" <<'PYEOF'
+import os, re, resource, subprocess, sys, termios, time, tty
+
+top = sys.argv[1]
+irwire = os.path.join(top, "irnet/tools/irwire")
+irspray = os.path.join(top, "irnet/tools/irspray")
+for prog in (irwire, irspray):
+    if not os.access(prog, os.X_OK):
+        sys.exit("irspray-bench: %s not built" % prog)
+wire = subprocess.Popen([irwire], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+ptys = {}
+while len(ptys) < 2:
+    k, v = wire.stdout.readline().split()
+    ptys[k] = v
+
+def raw_line(nbytes=16000):
+    fds = []
+    for k in ("a", "b"):
+        fd = os.open(ptys[k], os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(fd)
+        at = termios.tcgetattr(fd)
+        at[4] = at[5] = termios.B115200
+        termios.tcsetattr(fd, termios.TCSANOW, at)
+        fds.append(fd)
+    data = bytes((i * 7) & 0xff for i in range(nbytes))
+    t0 = time.monotonic()
+    os.write(fds[0], data[:1])
+    got = os.read(fds[1], 1)
+    t0 = time.monotonic()
+    os.write(fds[0], data[1:])
+    while len(got) < nbytes:
+        got += os.read(fds[1], 4096)
+    dt = time.monotonic() - t0
+    for fd in fds:
+        os.close(fd)
+    if got != data:
+        sys.exit("irspray-bench: raw irwire line corrupted the data")
+    return (nbytes - 1) / dt
+
+def cpu_of(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+raw = raw_line()
+print("bench: irwire_raw_115200 %.0f bytes/s" % raw)
+lst = subprocess.Popen([irspray, "--listen", "-D", ptys["b"], "--lock-dir", ""],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+if not lst.stdout.readline().startswith("listening on"):
+    sys.exit("irspray-bench: listener did not start")
+cases = [("unidir_2000", ["-d", "-n", "20", "-b", "2000"]),
+         ("bidir_2000", ["-n", "10", "-b", "2000"]),
+         ("bidir_10", ["-n", "300", "-b", "10"]),
+         ("streams2_2000", ["-n", "5", "-b", "2000", "--streams", "2"])]
+fail = False
+for name, args in cases:
+    l0 = cpu_of(lst.pid)
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run([irspray, "-D", ptys["a"], "--lock-dir", "", "--timeout", "60"] + args,
+                       capture_output=True, text=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime) + cpu_of(lst.pid) - l0
+    m = re.search(r"^Efficiency .*\((\d+) bytes/s payload", p.stdout, re.M)
+    t = re.search(r"^Total (\d+) bytes", p.stdout, re.M)
+    if p.returncode != 0 or not m or not t:
+        print("irspray-bench: %s failed (exit %d): %s" % (name, p.returncode, p.stderr.strip()))
+        fail = True
+        continue
+    print("bench: irspray_%s %.3f ratio" % (name, int(m.group(1)) / raw))
+    print("bench: irspray_%s_cpu %.3f s/MiB" % (name, cpu / (int(t.group(1)) / 1048576.0)))
+lst.terminate()
+lst.wait()
+wire.terminate()
+wire.wait()
+sys.exit(1 if fail or lst.returncode != 0 else 0)
+PYEOF
