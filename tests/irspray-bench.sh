@@ -2,8 +2,8 @@
 # Benchmark (make bench): irspray over irwire at 115200 against the raw
 # irwire line measured in the same run (bytes written raw into one pty,
 # timed until all arrive at the other).  Cases: unidirectional 2000-byte
-# SDUs, bidirectional 2000-byte SDUs, bidirectional 10-byte SDUs, two
-# bidirectional streams.  Prints `bench: irspray_<case> RATIO ratio`
+# SDUs, bidirectional 2000-byte SDUs, unidirectional and bidirectional
+# 10-byte SDUs, two bidirectional streams.  Prints `bench: irspray_<case> RATIO ratio`
 # (payload bytes/s over the raw line's bytes/s) and
 # `bench: irspray_<case>_cpu S s/MiB` (user+system CPU of both
 # processes per MiB of payload).  Timings never fail it; a failed
@@ -64,6 +64,7 @@ if not lst.stdout.readline().startswith("listening on"):
     sys.exit("irspray-bench: listener did not start")
 cases = [("unidir_2000", ["-d", "-n", "20", "-b", "2000"]),
          ("bidir_2000", ["-n", "10", "-b", "2000"]),
+         ("unidir_10", ["-d", "-n", "300", "-b", "10"]),
          ("bidir_10", ["-n", "300", "-b", "10"]),
          ("streams2_2000", ["-n", "5", "-b", "2000", "--streams", "2"])]
 fail = False
