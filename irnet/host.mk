@@ -6,10 +6,14 @@ irnet_lib_libirnet_la_SOURCES += \
 # libseccomp needs no CFLAGS (pkg-config gives none); only the library.
 irnet_lib_libirnet_la_LIBADD += $(SECCOMP_LIBS)
 
+# The command line and start-up the host programs share (hostcli.h).
+noinst_LTLIBRARIES += irnet/tools/libhostcli.la
+irnet_tools_libhostcli_la_SOURCES = irnet/tools/hostcli.c irnet/tools/hostcli.h
+
 bin_PROGRAMS += irnet/tools/irdiscover
 irnet_tools_irdiscover_SOURCES = irnet/tools/irdiscover.c
 irnet_tools_irdiscover_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-irnet_tools_irdiscover_LDADD = irnet/lib/libirnet.la $(JSONC_LIBS)
+irnet_tools_irdiscover_LDADD = irnet/tools/libhostcli.la irnet/lib/libirnet.la $(JSONC_LIBS)
 dist_man_MANS += man/irdiscover.1
 
 UNIT_TESTS += tests/unit/test_station
@@ -30,7 +34,7 @@ tests_unit_test_stack_rt_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 
 bin_PROGRAMS += irnet/tools/irspray
 irnet_tools_irspray_SOURCES = irnet/tools/irspray.c
-irnet_tools_irspray_LDADD = irnet/lib/libirnet.la
+irnet_tools_irspray_LDADD = irnet/tools/libhostcli.la irnet/lib/libirnet.la
 dist_man_MANS += man/irspray.1
 TESTS += tests/irspray-irwire.sh
 

@@ -3,7 +3,9 @@
 # two processes; bidirectional with one and two streams, and
 # unidirectional; every byte checked at both ends (exit 0), the report
 # lines in irdaspray's form, the listener's own report per connection;
-# no listener in range: exit 1.
+# no listener in range: exit 1.  Small SDUs with --min-turnaround 10 and
+# --pcap: the capture's SNRM asks for 10 us (QoS PI 0x86 bits 0x7f), the
+# listener's UA for its dongle's 5 ms (0x03).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
 irspray="$abs_top_builddir/irnet/tools/irspray"
@@ -37,13 +39,38 @@ run streams2 4 -n 6 -b 1000 --streams 2
 [ "$(grep -c '^Received 6000 bytes' "$tmp/streams2.out")" -eq 2 ] || fail "streams2: bytes back"
 run unidir 1 -n 8 -b 2000 -d
 grep -q '^Received' "$tmp/unidir.out" && fail "unidir: something came back"
+run small 1 -n 200 -b 10 -d --min-turnaround 10 --pcap "$tmp/small.pcap"
+mtt=$(python3 - "$tmp/small.pcap" <<'PYEOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+assert struct.unpack_from("<IHHiIII", data, 0)[6] == 144, "not link type 144"
+off, found = 24, {}
+while off + 16 <= len(data):
+    incl = struct.unpack_from("<IIII", data, off)[2]
+    rec = data[off + 16:off + 16 + incl]
+    off += 16 + incl
+    frame = rec[16:]                 # after the 16-byte LINUX_IRDA header
+    if len(frame) < 2 or (frame[1] & 0xef) not in (0x83, 0x63):
+        continue
+    kind = "snrm" if frame[1] & 0xef == 0x83 else "ua"
+    qos = frame[2 + 9:] if kind == "snrm" else frame[2 + 8:]
+    i = 0
+    while i + 2 <= len(qos):
+        pi, pl = qos[i], qos[i + 1]
+        if pi == 0x86 and pl == 1:
+            found[kind] = qos[i + 2]
+        i += 2 + pl
+print("%s %s" % (hex(found.get("snrm", -1)), hex(found.get("ua", -1))))
+PYEOF
+) || fail "small: capture unreadable"
+[ "$mtt" = "0x7f 0x3" ] || fail "small: min turnaround SNRM/UA $mtt, expected 0x7f 0x3"
 
 kill -TERM "$lpid"
 wait "$lpid"; rc=$?
 lpid=
 [ $rc -eq 0 ] || fail "listener exit $rc (a mismatch?)"
-# The listener checked and reported 4 connections; the discard one got 16000.
-[ "$(grep -c '^Received ' "$tmp/listen.out")" -eq 4 ] || fail "listener did not report 4 connections"
+# The listener checked and reported 5 connections; the 8 x 2000 discard one got 16000.
+[ "$(grep -c '^Received ' "$tmp/listen.out")" -eq 5 ] || fail "listener did not report 5 connections"
 grep -q '^Received 16000 bytes' "$tmp/listen.out" || fail "listener: unidirectional bytes"
 
 # Nothing in range.

@@ -10,6 +10,7 @@
 #include <sys/time.h>
 
 #include "cursor.h"
+#include "qos.h"
 #include "sir.h"
 #include "station.h"
 
@@ -31,7 +32,8 @@ struct station {
 	struct sir_decoder *dec;
 	struct irlap *lap;
 	struct eloop_timer timer;
-	uint64_t tx_end_us;       /* our last frame has left the line by then */
+	uint64_t line_end_us;     /* our last frame has left the line by then */
+	uint64_t tx_end_us;       /* line_end_us + echo margin: input before is ours */
 	bool reading;
 	bool dead;
 	struct station_counters cnt;
@@ -148,8 +150,12 @@ static void lap_send_frame(void *ctx, const uint8_t *frame, size_t len,
 		fail(st, r, "write");
 		return;
 	}
-	st->tx_end_us = now + (uint64_t)n * sir_byte_time_us(st->port->baud) +
-			st->echo_margin_us;
+	/* Frames of one turn are written back to back, faster than the
+	 * line takes them: each starts where the one before ends. */
+	if (st->line_end_us < now)
+		st->line_end_us = now;
+	st->line_end_us += (uint64_t)n * sir_byte_time_us(st->port->baud);
+	st->tx_end_us = st->line_end_us + st->echo_margin_us;
 	st->cnt.tx_frames++;
 	st->cnt.tx_bytes += (uint64_t)n;
 	capture(st, PCAP_DIR_TX, frame, len);
@@ -158,16 +164,14 @@ static void lap_send_frame(void *ctx, const uint8_t *frame, size_t len,
 		 * a USB bridge's FIFO, a pty (whose reader paces the line).
 		 * The frame cannot have left before its own line time, so
 		 * wait for that too: switching early garbles its tail. */
-		uint64_t line_end = st->tx_end_us - st->echo_margin_us;
-
 		now = eloop_now_us();
-		if (line_end > now)
-			port_sleep_us(st->port, (uint32_t)(line_end - now));
+		if (st->line_end_us > now)
+			port_sleep_us(st->port, (uint32_t)(st->line_end_us - now));
 		r = switch_speed(st, tx->speed_after);
 		if (r < 0)
 			fail(st, r, "speed switch after a frame");
 		/* The frame is out: nothing more to drop. */
-		st->tx_end_us = eloop_now_us();
+		st->line_end_us = st->tx_end_us = eloop_now_us();
 	}
 }
 
@@ -283,6 +287,36 @@ static int to_contention_rate(const struct dongle *d, struct dongle_script *s)
 	return dongle_set_speed(d, 0, 9600, s);
 }
 
+int station_config_init(struct station_config *cfg, const char *dongle_spec,
+			uint32_t max_baud, long min_tat_us, char *err, size_t errlen)
+{
+	char why[200];
+	uint8_t mtt;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (dongle_init(&cfg->dongle, dongle_spec, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "dongle '%s': %s", dongle_spec, why);
+		return -EINVAL;
+	}
+	if (!dongle_supports(&cfg->dongle, max_baud)) {
+		snprintf(err, errlen, "%u bps: dongle %s does not support it", max_baud,
+			 dongle_name(&cfg->dongle));
+		return -EINVAL;
+	}
+	if (min_tat_us > 10000) {
+		snprintf(err, errlen, "minimum turnaround %ld us: more than IrLAP's 10000",
+			 min_tat_us);
+		return -EINVAL;
+	}
+	mtt = min_tat_us < 0 ? dongle_mtt_bits(&cfg->dongle) :
+			       qos_min_tat_mask_for((uint32_t)min_tat_us);
+	irlap_config_defaults(&cfg->lap, max_baud, 0);
+	cfg->lap.qos.min_tat = mtt;
+	cfg->lap.qos.baud &= (uint16_t)(dongle_rates(&cfg->dongle) | DONGLE_RATE_9600);
+	cfg->echo_margin_us = qos_min_tat_us_of_bit(qos_msb(mtt));
+	return 0;
+}
+
 int station_new(struct eloop *loop, struct port *port,
 		const struct station_config *cfg, struct station **out,
 		char *err, size_t errlen)
@@ -361,7 +395,7 @@ void station_free(struct station *st)
 	/* The last frame (a final XID, a UA) must leave before the port
 	 * is closed and its output flushed. */
 	if (!st->dead) {
-		uint64_t now, line_end = st->tx_end_us - st->echo_margin_us;
+		uint64_t now;
 
 		if (port_drain(st->port) < 0)
 			log_msg(st->log, LOG_LEVEL_WARNING, "station: drain: %s",
@@ -369,8 +403,8 @@ void station_free(struct station *st)
 		/* tcdrain() returns early on ptys and USB bridges (see the
 		 * speed switch): closing restores termios and may flush. */
 		now = eloop_now_us();
-		if (st->tx_end_us && line_end > now)
-			port_sleep_us(st->port, (uint32_t)(line_end - now));
+		if (st->line_end_us > now)
+			port_sleep_us(st->port, (uint32_t)(st->line_end_us - now));
 	}
 	dongle_script_init(&s);
 	if (dongle_close(&st->dongle, &s) == 0 && dongle_run(st->port, &s, NULL) < 0)

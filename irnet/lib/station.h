@@ -60,10 +60,26 @@ struct station_config {
 	struct station_app app;
 	struct pcap_writer *pcap;    /* NULL: no capture */
 	/* Extra time after our frame's computed end during which received
-	 * bytes are still taken for our own echo. */
+	 * bytes are still taken for our own echo.  At most the minimum
+	 * turnaround we announce (lap.qos.min_tat): the peer may answer
+	 * that soon, and its bytes must not be dropped as ours. */
 	uint32_t echo_margin_us;
 	const struct logger *log;
 };
+
+/* STATION_MIN_TAT_DONGLE: announce the dongle's own minimum turnaround. */
+#define STATION_MIN_TAT_DONGLE (-1L)
+
+/* Fills cfg for a station behind the dongle dongle_spec (dongle_init's
+ * syntax) offering rates up to max_baud: irlap_config_defaults() with the
+ * rates the dongle has, and the minimum turnaround min_tat_us (rounded up
+ * to an IrLAP value, 0..10000) or, with STATION_MIN_TAT_DONGLE, the one
+ * the dongle needs (Linux's per-dongle MTT bits, digest 3.3).  The echo
+ * margin is that turnaround.  The caller fills lap.info, lap.seed, the
+ * logs and app.  Returns 0, or -EINVAL with a message in err that names
+ * the dongle or the rate. */
+int station_config_init(struct station_config *cfg, const char *dongle_spec,
+			uint32_t max_baud, long min_tat_us, char *err, size_t errlen);
 
 struct station_counters {
 	uint64_t rx_bytes;        /* bytes read from the port */

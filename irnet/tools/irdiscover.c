@@ -16,17 +16,14 @@
 #include "cursor.h"
 #include "dongle.h"
 #include "eloop.h"
+#include "hostcli.h"
 #include "irlap.h"
-#include "pcap.h"
-#include "pcap_file.h"
-#include "privdrop.h"
-#include "serial.h"
 #include "stack.h"
 #include "station.h"
 #include "ttp.h"
 
-#define EXIT_JOB 1
-#define EXIT_USAGE 2
+#define EXIT_JOB HOSTCLI_EXIT_JOB
+#define EXIT_USAGE HOSTCLI_EXIT_USAGE
 #define MAX_SERVICES 4
 
 /* What irdiscover asks each station's IAS (class, attribute). */
@@ -64,11 +61,11 @@ static const struct hint_name {
 };
 
 struct opts {
-	const char *device, *dongle, *nickname, *pcap, *user, *lock_dir, *hints;
-	uint32_t speed;
+	struct hostcli h;      /* device, dongle, speed, ..., and what start-up made */
+	const char *hints;
+	uint8_t hint_bytes[2]; /* --hints, parsed */
 	unsigned slots, timeout_s;
-	bool json, listen, seccomp, connect, ias;
-	unsigned verbose;
+	bool json, listen, connect, ias;
 	const char *services[MAX_SERVICES];
 	size_t nservices;
 };
@@ -102,31 +99,25 @@ struct app {
 
 static void usage(FILE *f)
 {
-	fputs("usage: irdiscover -d DEVICE [--dongle TYPE[:OPTS]] [--speed BAUD] [--slots N]\n"
-	      "                  [--timeout S] [--nickname NAME] [--hints LIST] [--json]\n"
-	      "                  [--pcap FILE] [--user USER] [--lock-dir DIR] [--no-seccomp]\n"
-	      "                  [--connect] [--no-ias] [--listen [--service CLASS]...] [-v]\n"
+	fputs("usage: irdiscover -d DEVICE [--slots N] [--timeout S] [--hints LIST] [--json]\n"
+	      "                  [--connect] [--no-ias] [--listen [--service CLASS]...]\n"
+	      "                  [--dongle TYPE[:OPTS]] [--speed BAUD] [--min-turnaround US]\n"
+	      "                  [--nickname NAME] [--pcap FILE] [--user USER]\n"
+	      "                  [--lock-dir DIR] [--no-seccomp] [-v]\n"
 	      "Lists the IrDA stations in range of a serial port (IrLAP discovery).\n"
 	      "  -d, --device DEVICE   the serial port (or pty)\n"
-	      "  --dongle TYPE[:OPTS]  the IrDA dongle (default none)\n"
-	      "  --speed BAUD          highest rate offered to a peer (default 115200)\n"
 	      "  --slots N             discovery slots: 1, 6, 8 or 16 (default 8)\n"
 	      "  --timeout S           give up after S seconds (default 5)\n"
-	      "  --nickname NAME       our nickname (default irdiscover)\n"
 	      "  --hints LIST          our service hints, e.g. computer,ircomm (default computer)\n"
 	      "  --json                print the result as JSON\n"
-	      "  --pcap FILE           capture every frame sent and received\n"
-	      "  --user USER           user to run as once the port is open (default nobody)\n"
-	      "  --lock-dir DIR        UUCP lock directory (default /var/lock; \"\": none)\n"
-	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  --connect             then connect to the first station found at up to\n"
 	      "                        --speed, hold the link 0.5 s, disconnect\n"
 	      "  --no-ias              do not ask the stations' IAS for their services\n"
 	      "  --listen              answer discovery (and accept links) until SIGINT/SIGTERM\n"
 	      "  --service CLASS       with --listen: offer CLASS in our IAS with a TinyTP LSAP\n"
-	      "                        (up to 4 times)\n"
-	      "  -v, --verbose         log the protocol to stderr (twice: debug)\n"
-	      "Exit: 0 found a station (and --connect: the link worked; and its IAS answered)\n"
+	      "                        (up to 4 times)\n", f);
+	hostcli_usage(f);
+	fputs("Exit: 0 found a station (and --connect: the link worked; and its IAS answered)\n"
 	      "(--listen: ended by a signal), 1 none found, an IAS failure or an I/O failure,\n"
 	      "2 usage error.\n", f);
 }
@@ -317,7 +308,7 @@ static void print_result(const struct app *a)
 	}
 	json_object *root = json_object_new_object(), *arr = json_object_new_array();
 
-	json_object_object_add(root, "device", json_object_new_string(a->o.device));
+	json_object_object_add(root, "device", json_object_new_string(a->o.h.device));
 	json_object_object_add(root, "rounds", json_object_new_int((int)a->rounds));
 	json_object_object_add(root, "elapsed_ms", json_object_new_int64(
 		(int64_t)((a->npeers ? a->found_us : eloop_now_us()) - a->t0) / 1000));
@@ -404,7 +395,7 @@ static void on_ias(void *ctx, int ret, const struct ias_response *resp)
 	ans->ret = ret;
 	if (ret == IAS_SUCCESS)
 		answer_text(ans, &resp->value);
-	if (a->o.verbose)
+	if (a->o.h.verbose)
 		fprintf(stderr, "irdiscover: IAS 0x%08x %s %s: %s\n", a->peers[a->ias_peer].daddr,
 			ias_asks[a->ias_ask].class_name, ias_asks[a->ias_ask].attr,
 			ret == IAS_SUCCESS ? ans->text : ret == IAS_NO_SUCH_CLASS ?
@@ -474,7 +465,7 @@ static void start_connect(struct app *a)
 	r = stack_lap_request(a->stk, &(struct irlap_request){ .type = IRLAP_REQ_CONNECT,
 							   .daddr = a->peers[0].daddr });
 	if (r < 0) {
-		fprintf(stderr, "irdiscover: %s: connect to 0x%08x: %s\n", a->o.device,
+		fprintf(stderr, "irdiscover: %s: connect to 0x%08x: %s\n", a->o.h.device,
 			a->peers[0].daddr, strerror(-r));
 		eloop_terminate(a->loop);
 	}
@@ -489,7 +480,7 @@ static void on_hold(struct eloop *loop, void *ctx)
 	(void)loop;
 	r = stack_lap_request(a->stk, &(struct irlap_request){ .type = IRLAP_REQ_DISCONNECT });
 	if (r < 0) {
-		fprintf(stderr, "irdiscover: %s: disconnect: %s\n", a->o.device, strerror(-r));
+		fprintf(stderr, "irdiscover: %s: disconnect: %s\n", a->o.h.device, strerror(-r));
 		eloop_terminate(a->loop);
 	}
 }
@@ -554,7 +545,7 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 		a->link_ended = true;
 		a->link_done = a->linked && ev->reason == IRLAP_REASON_USER;
 		if (!a->link_done) {
-			fprintf(stderr, "irdiscover: %s: link to 0x%08x: %s\n", a->o.device,
+			fprintf(stderr, "irdiscover: %s: link to 0x%08x: %s\n", a->o.h.device,
 				a->peers[0].daddr, irlap_reason_name(ev->reason));
 			eloop_terminate(a->loop);
 		} else {
@@ -582,53 +573,39 @@ static void on_timeout(struct eloop *loop, void *ctx)
 	eloop_terminate(loop);
 }
 
-static void on_signal(struct eloop *loop, int signo, void *ctx)
-{
-	(void)signo;
-	(void)ctx;
-	eloop_terminate(loop);
-}
-
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
+		HOSTCLI_LONG_OPTIONS,
 		{ "device", required_argument, NULL, 'd' },
-		{ "dongle", required_argument, NULL, 'D' },
-		{ "speed", required_argument, NULL, 's' },
 		{ "slots", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },
-		{ "nickname", required_argument, NULL, 'n' },
 		{ "hints", required_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "pcap", required_argument, NULL, 'p' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "lock-dir", required_argument, NULL, 'L' },
-		{ "no-seccomp", no_argument, NULL, 'N' },
 		{ "listen", no_argument, NULL, 'l' },
 		{ "connect", no_argument, NULL, 'c' },
 		{ "no-ias", no_argument, NULL, 'I' },
 		{ "service", required_argument, NULL, 'R' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char bad[64];
 	uint64_t v;
 	int c;
 
-	*o = (struct opts){ .dongle = "none", .nickname = "irdiscover", .hints = "computer",
-			    .speed = 115200, .slots = 8, .timeout_s = 5, .seccomp = true,
-			    .ias = true };
+	*o = (struct opts){ .hints = "computer", .slots = 8, .timeout_s = 5, .ias = true };
+	hostcli_init(&o->h, "irdiscover", "irdiscover");
 	while ((c = getopt_long(argc, argv, "d:vh", lo, NULL)) != -1) {
+		int taken = hostcli_option(&o->h, c, optarg);
+
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
-		case 'd': o->device = optarg; break;
-		case 'D': o->dongle = optarg; break;
-		case 'n': o->nickname = optarg; break;
+		case 'd': o->h.device = optarg; break;
 		case 'H': o->hints = optarg; break;
 		case 'j': o->json = true; break;
-		case 'p': o->pcap = optarg; break;
-		case 'u': o->user = optarg; break;
-		case 'L': o->lock_dir = optarg; break;
-		case 'N': o->seccomp = false; break;
 		case 'l': o->listen = true; break;
 		case 'c': o->connect = true; break;
 		case 'I': o->ias = false; break;
@@ -645,16 +622,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			o->services[o->nservices++] = optarg;
 			break;
-		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); exit(0);
-		case 's':
-			if (!parse_uint(optarg, 115200, &v) || dongle_rate_bit((uint32_t)v) == 0) {
-				fprintf(stderr, "irdiscover: --speed %s: not an IrDA SIR rate "
-					"(2400, 9600, 19200, 38400, 57600, 115200)\n", optarg);
-				return -1;
-			}
-			o->speed = (uint32_t)v;
-			break;
 		case 'S':
 			if (!parse_uint(optarg, 16, &v) || (v != 1 && v != 6 && v != 8 && v != 16)) {
 				fprintf(stderr, "irdiscover: --slots %s: must be 1, 6, 8 or 16\n", optarg);
@@ -686,16 +654,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "irdiscover: --service %s: only with --listen\n", o->services[0]);
 		return -1;
 	}
-	if (!o->device) {
-		fprintf(stderr, "irdiscover: no device: use -d DEVICE\n");
+	if (!parse_hints(o->hints, o->hint_bytes, bad, sizeof(bad))) {
+		fprintf(stderr, "irdiscover: --hints %s: unknown hint '%s'\n", o->hints, bad);
 		return -1;
 	}
-	if (strlen(o->nickname) > IRLAP_NICKNAME_MAX - 10) {
-		fprintf(stderr, "irdiscover: --nickname '%s': longer than %d bytes\n", o->nickname,
-			IRLAP_NICKNAME_MAX - 10);
-		return -1;
-	}
-	return 0;
+	return hostcli_check(&o->h, "-d");
 }
 
 /* --service: connections are taken and their data dropped. */
@@ -733,106 +696,42 @@ static int offer_services(struct app *a)
 	return 0;
 }
 
-static int setup_config(const struct opts *o, struct station_config *sc, const struct logger *log)
+/* Our hints (--hints) in the station's discovery information. */
+static void set_hints(const struct opts *o, struct station_config *sc)
 {
-	char err[256], bad[64];
-	uint8_t hints[2];
-
-	memset(sc, 0, sizeof(*sc));
-	if (dongle_init(&sc->dongle, o->dongle, err, sizeof(err)) < 0) {
-		fprintf(stderr, "irdiscover: --dongle %s: %s\n", o->dongle, err);
-		return -1;
-	}
-	if (!dongle_supports(&sc->dongle, o->speed)) {
-		fprintf(stderr, "irdiscover: --speed %u: dongle %s does not support it\n",
-			o->speed, dongle_name(&sc->dongle));
-		return -1;
-	}
-	if (!parse_hints(o->hints, hints, bad, sizeof(bad))) {
-		fprintf(stderr, "irdiscover: --hints %s: unknown hint '%s'\n", o->hints, bad);
-		return -1;
-	}
-	/* A userspace host needs a few ms after its last byte before it
-	 * hears again (the speed switch, the scheduler): announce 5 ms of
-	 * minimum turnaround, not the 1 ms a kernel driver manages. */
-	irlap_config_defaults(&sc->lap, o->speed, 5000);
-	sc->lap.qos.baud &= (uint16_t)(dongle_rates(&sc->dongle) | 0x02);
-	sc->lap.seed = eloop_now_us() ^ ((uint64_t)getpid() << 32);
-	sc->lap.info.hints[0] = hints[0];
-	sc->lap.info.hints[1] = hints[1];
-	if (hints[1]) {
+	sc->lap.info.hints[0] = o->hint_bytes[0];
+	sc->lap.info.hints[1] = o->hint_bytes[1];
+	if (o->hint_bytes[1]) {
 		sc->lap.info.hints[0] |= 0x80;   /* extension: a second byte follows */
 		sc->lap.info.nhints = 2;
 	} else {
 		sc->lap.info.nhints = 1;
 	}
-	sc->lap.info.charset = 0;
-	sc->lap.info.nickname_len = (uint8_t)strlen(o->nickname);
-	memcpy(sc->lap.info.nickname, o->nickname, sc->lap.info.nickname_len);
-	sc->lap.log = log;
-	sc->log = log;
-	sc->echo_margin_us = 2000;
-	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct app a;
 	struct stack_config cfg;
-	struct station_config *sc = &cfg.station;
-	struct serial_config ser;
-	struct port *port = NULL;
-	struct pcap_writer pw;
-	FILE *pcapf = NULL;
-	struct logger log = { .sink = log_sink_stdio, .ctx = stderr, .prefix = "irdiscover" };
 	char err[400];
-	int rc = EXIT_JOB, r;
+	int rc, r;
 
 	memset(&a, 0, sizeof(a));
 	if (parse_args(argc, argv, &a.o) < 0)
 		return EXIT_USAGE;
-	log.max = a.o.verbose >= 2 ? LOG_LEVEL_DEBUG :
-		  a.o.verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARNING;
-	memset(&cfg, 0, sizeof(cfg));
-	if (setup_config(&a.o, sc, &log) < 0)
-		return EXIT_USAGE;
-
-	serial_config_init(&ser);
-	ser.lock_dir = a.o.lock_dir;
-	ser.log = &log;
-	r = serial_open(a.o.device, &ser, &port, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "irdiscover: %s\n", err);
-		return r == -ENOENT || r == -ENOTTY ? EXIT_USAGE : EXIT_JOB;
-	}
-	if (a.o.pcap) {
-		pcapf = fopen(a.o.pcap, "wb");
-		if (!pcapf || pcap_writer_init(&pw, pcap_file_sink, pcapf, 0) < 0) {
-			fprintf(stderr, "irdiscover: --pcap %s: %s\n", a.o.pcap, strerror(errno));
-			goto out;
-		}
-		sc->pcap = &pw;
-	}
-	a.loop = eloop_new(&log);
-	if (!a.loop || eloop_add_signal(a.loop, SIGINT, on_signal, &a) < 0 ||
-	    eloop_add_signal(a.loop, SIGTERM, on_signal, &a) < 0) {
-		fprintf(stderr, "irdiscover: event loop: %s\n", strerror(errno));
+	rc = hostcli_start(&a.o.h, &cfg);
+	if (rc)
 		goto out;
-	}
-	if (privdrop_user(a.o.user, &log, err, sizeof(err)) < 0 ||
-	    (a.o.seccomp && privdrop_seccomp(&log, err, sizeof(err)) < 0)) {
-		fprintf(stderr, "irdiscover: %s\n", err);
-		goto out;
-	}
-	irlmp_config_defaults(&cfg.lmp);
-	cfg.lmp.log = &log;
+	rc = EXIT_JOB;
+	set_hints(&a.o, &cfg.station);
+	a.loop = a.o.h.loop;
 	/* A lister closes the link soon after its last question. */
 	if (!a.o.listen && !a.o.connect)
 		cfg.lmp.idle_timeout_us = 100000;
 	cfg.event = on_event;
 	cfg.failed = on_failed;
 	cfg.ctx = &a;
-	r = stack_new(a.loop, port, &cfg, &a.stk, err, sizeof(err));
+	r = stack_new(a.loop, a.o.h.port, &cfg, &a.stk, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "irdiscover: %s\n", err);
 		goto out;
@@ -842,7 +741,7 @@ int main(int argc, char **argv)
 		goto out;
 	a.t0 = eloop_now_us();
 	if (a.o.listen) {
-		printf("listening on %s as %s\n", a.o.device, a.o.nickname);
+		printf("listening on %s as %s\n", a.o.h.device, a.o.h.nickname);
 		fflush(stdout);
 	} else {
 		eloop_timer_init(&a.deadline, on_timeout, &a);
@@ -850,7 +749,7 @@ int main(int argc, char **argv)
 		eloop_timer_arm_in(a.loop, &a.deadline, (uint64_t)a.o.timeout_s * 1000000u);
 		r = discover(&a);
 		if (r < 0) {
-			fprintf(stderr, "irdiscover: %s: discovery: %s\n", a.o.device, strerror(-r));
+			fprintf(stderr, "irdiscover: %s: discovery: %s\n", a.o.h.device, strerror(-r));
 			goto out;
 		}
 	}
@@ -864,23 +763,23 @@ int main(int argc, char **argv)
 		rc = 0;
 	} else {
 		print_result(&a);
-		if (a.o.verbose)
+		if (a.o.h.verbose)
 			fprintf(stderr, "irdiscover: %zu station(s) after %u round(s), %llu ms\n",
 				a.npeers, a.rounds,
 				(unsigned long long)((eloop_now_us() - a.t0) / 1000));
 		if (a.npeers == 0 && !a.o.json)
 			fprintf(stderr, "irdiscover: %s: no station in range within %u s\n",
-				a.o.device, a.o.timeout_s);
+				a.o.h.device, a.o.timeout_s);
 		rc = a.npeers && (!a.o.connect || a.link_done) ? 0 : EXIT_JOB;
 		if (a.npeers && a.o.ias && (!a.ias_done || a.ias_failed)) {
-			fprintf(stderr, "irdiscover: %s: IAS %s\n", a.o.device,
+			fprintf(stderr, "irdiscover: %s: IAS %s\n", a.o.h.device,
 				a.ias_done ? "query failed" : "not done in time");
 			rc = EXIT_JOB;
 		}
 		if (a.o.connect && a.npeers && !a.link_ended)
-			fprintf(stderr, "irdiscover: %s: link not done within %u s\n", a.o.device,
+			fprintf(stderr, "irdiscover: %s: link not done within %u s\n", a.o.h.device,
 				a.o.timeout_s);
-		if (a.o.verbose) {
+		if (a.o.h.verbose) {
 			const struct station_counters *c = station_counters(a.st);
 
 			fprintf(stderr, "irdiscover: frames tx %llu rx %llu, echo dropped %llu bytes, "
@@ -899,12 +798,5 @@ out:
 		eloop_timer_cancel(a.loop, &a.deadline);
 		eloop_timer_cancel(a.loop, &a.hold);
 	}
-	port_close(port);
-	if (a.loop)
-		eloop_free(a.loop);
-	if (pcapf && fclose(pcapf) != 0 && rc == 0) {
-		fprintf(stderr, "irdiscover: --pcap %s: %s\n", a.o.pcap, strerror(errno));
-		rc = EXIT_JOB;
-	}
-	return rc;
+	return hostcli_finish(&a.o.h, rc);
 }

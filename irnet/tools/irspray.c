@@ -19,14 +19,13 @@
 #include "cursor.h"
 #include "dongle.h"
 #include "eloop.h"
+#include "hostcli.h"
 #include "ias.h"
-#include "privdrop.h"
-#include "serial.h"
 #include "stack.h"
 #include "ttp.h"
 
-#define EXIT_JOB 1
-#define EXIT_USAGE 2
+#define EXIT_JOB HOSTCLI_EXIT_JOB
+#define EXIT_USAGE HOSTCLI_EXIT_USAGE
 #define MAX_STREAMS 4
 #define MAX_SDU 4096
 #define TICK_US 2000
@@ -41,12 +40,10 @@ static uint8_t spray_byte(uint64_t i)
 }
 
 struct spray_opts {
-	const char *device, *dongle, *user, *lock_dir, *nickname;
-	uint32_t speed;
+	struct hostcli h;      /* device, dongle, speed, ..., and what start-up made */
 	uint64_t count, size;
 	unsigned streams, timeout_s;
-	bool unidir, listen, seccomp;
-	unsigned verbose;
+	bool unidir, listen;
 };
 
 /* One TinyTP connection, either end. */
@@ -69,6 +66,7 @@ struct spray {
 	uint32_t peer, baud;
 	bool bad, failed, finished, found;
 	uint64_t t_first, t_last;
+	char errbuf[400];
 };
 
 static void finish_stream(struct spray *sp, struct stream *s);
@@ -171,7 +169,7 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 		s->t_start = eloop_now_us();
 		if (!sp->t_first)
 			sp->t_first = s->t_start;
-		if (sp->o.listen && sp->o.verbose)
+		if (sp->o.listen && sp->o.h.verbose)
 			fprintf(stderr, "irspray: connection (%s)\n", s->echo ? "echo" : "discard");
 		stream_write(sp, s);
 		break;
@@ -189,7 +187,7 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 			s->used = false;
 		} else if (!s->done) {
 			fprintf(stderr, "irspray: %s: a stream was closed after %llu of %llu bytes\n",
-				sp->o.device, (unsigned long long)s->rx, (unsigned long long)s->rx_goal);
+				sp->o.h.device, (unsigned long long)s->rx, (unsigned long long)s->rx_goal);
 			sp->failed = true;
 			eloop_terminate(sp->loop);
 		}
@@ -247,7 +245,7 @@ static void on_lsap(void *ctx, int ret, const struct ias_response *resp)
 
 	if (lsap < 0) {
 		fprintf(stderr, "irspray: %s: station 0x%08x has no %s service (IAS: %s)\n",
-			sp->o.device, sp->peer, sp->o.unidir ? CLASS_DISCARD : CLASS_ECHO,
+			sp->o.h.device, sp->peer, sp->o.unidir ? CLASS_DISCARD : CLASS_ECHO,
 			ret == IAS_NO_SUCH_CLASS ? "no such class" :
 			ret < 0 ? strerror(-ret) : "bad answer");
 		sp->failed = true;
@@ -264,7 +262,7 @@ static void on_lsap(void *ctx, int ret, const struct ias_response *resp)
 				      .rx_goal = sp->o.unidir ? 0 : sp->o.count * sp->o.size };
 		s->t = ttp_connect(lm, sp->peer, (uint8_t)lsap, &tc, on_ttp, sp, stack_now(sp->stk));
 		if (!s->t) {
-			fprintf(stderr, "irspray: %s: cannot open stream %u\n", sp->o.device, i + 1);
+			fprintf(stderr, "irspray: %s: cannot open stream %u\n", sp->o.h.device, i + 1);
 			sp->failed = true;
 			eloop_terminate(sp->loop);
 			return;
@@ -323,40 +321,27 @@ static void on_deadline(struct eloop *loop, void *ctx)
 {
 	struct spray *sp = ctx;
 
-	fprintf(stderr, "irspray: %s: not done within %u s\n", sp->o.device, sp->o.timeout_s);
+	fprintf(stderr, "irspray: %s: not done within %u s\n", sp->o.h.device, sp->o.timeout_s);
 	sp->failed = true;
-	eloop_terminate(loop);
-}
-
-static void on_signal(struct eloop *loop, int signo, void *ctx)
-{
-	(void)signo;
-	(void)ctx;
 	eloop_terminate(loop);
 }
 
 static void usage(FILE *f)
 {
-	fputs("usage: irspray -D DEVICE [--dongle TYPE[:OPTS]] [--speed BAUD] [-n COUNT]\n"
-	      "               [-b SIZE] [-d] [--streams N] [--timeout S] [--user USER]\n"
-	      "               [--lock-dir DIR] [--no-seccomp] [-v]\n"
+	fputs("usage: irspray -D DEVICE [-n COUNT] [-b SIZE] [-d] [--streams N] [--timeout S]\n"
+	      "               [--dongle TYPE[:OPTS]] [--speed BAUD] [--min-turnaround US]\n"
+	      "               [--pcap FILE] [--user USER] [--lock-dir DIR] [--no-seccomp] [-v]\n"
 	      "       irspray --listen -D DEVICE [--nickname NAME] [options]\n"
 	      "TinyTP throughput test over IrDA (irdaspray style).\n"
 	      "  -D, --device DEVICE   the serial port (or pty)\n"
-	      "  --dongle TYPE[:OPTS]  the IrDA dongle (default none)\n"
-	      "  --speed BAUD          highest rate offered (default 115200)\n"
 	      "  -n, --count COUNT     SDUs per stream (default 100)\n"
 	      "  -b, --size SIZE       SDU size in bytes, 1..4096 (default 1000)\n"
 	      "  -d, --unidirectional  the listener discards instead of echoing\n"
 	      "  --streams N           TinyTP connections at once, 1..4 (default 1)\n"
 	      "  --timeout S           give up after S seconds (default 60)\n"
-	      "  --listen              take connections (echo and discard) until SIGINT/SIGTERM\n"
-	      "  --nickname NAME       our nickname (default irspray)\n"
-	      "  --user USER           user to run as once the port is open (default nobody)\n"
-	      "  --lock-dir DIR        UUCP lock directory (default /var/lock; \"\": none)\n"
-	      "  --no-seccomp          do not install the system-call allow-list\n"
-	      "  -v, --verbose         log the protocol to stderr (twice: debug)\n"
-	      "Exit: 0 all bytes went and came back intact, 1 a mismatch, a lost stream, a\n"
+	      "  --listen              take connections (echo and discard) until SIGINT/SIGTERM\n", f);
+	hostcli_usage(f);
+	fputs("Exit: 0 all bytes went and came back intact, 1 a mismatch, a lost stream, a\n"
 	      "timeout or an I/O failure, 2 usage error.\n", f);
 }
 
@@ -371,48 +356,35 @@ static bool number(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 static int parse(int argc, char **argv, struct spray_opts *o)
 {
 	static const struct option lo[] = {
+		HOSTCLI_LONG_OPTIONS,
 		{ "device", required_argument, NULL, 'D' },
-		{ "dongle", required_argument, NULL, 'g' },
-		{ "speed", required_argument, NULL, 's' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "size", required_argument, NULL, 'b' },
 		{ "unidirectional", no_argument, NULL, 'd' },
 		{ "streams", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "listen", no_argument, NULL, 'l' },
-		{ "nickname", required_argument, NULL, 'N' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "lock-dir", required_argument, NULL, 'L' },
-		{ "no-seccomp", no_argument, NULL, 'C' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
 	int c;
 
-	*o = (struct spray_opts){ .dongle = "none", .nickname = "irspray", .speed = 115200,
-				  .count = 100, .size = 1000, .streams = 1, .timeout_s = 60,
-				  .seccomp = true };
+	*o = (struct spray_opts){ .count = 100, .size = 1000, .streams = 1, .timeout_s = 60 };
+	hostcli_init(&o->h, "irspray", "irspray");
 	while ((c = getopt_long(argc, argv, "D:n:b:dvh", lo, NULL)) != -1) {
 		const char *bad = NULL;
+		int taken = hostcli_option(&o->h, c, optarg);
 
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
-		case 'D': o->device = optarg; break;
-		case 'g': o->dongle = optarg; break;
+		case 'D': o->h.device = optarg; break;
 		case 'd': o->unidir = true; break;
 		case 'l': o->listen = true; break;
-		case 'N': o->nickname = optarg; break;
-		case 'u': o->user = optarg; break;
-		case 'L': o->lock_dir = optarg; break;
-		case 'C': o->seccomp = false; break;
-		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); exit(0);
-		case 's':
-			if (!number(optarg, 2400, 115200, &v) || dongle_rate_bit((uint32_t)v) == 0)
-				bad = "not an IrDA SIR rate (2400, 9600, 19200, 38400, 57600, 115200)";
-			o->speed = (uint32_t)v;
-			break;
 		case 'n':
 			if (!number(optarg, 1, 100000000, &o->count))
 				bad = "must be 1..100000000";
@@ -444,51 +416,7 @@ static int parse(int argc, char **argv, struct spray_opts *o)
 		fprintf(stderr, "irspray: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (!o->device) {
-		fprintf(stderr, "irspray: no device: use -D DEVICE (-d is --unidirectional)\n");
-		return -1;
-	}
-	if (strlen(o->nickname) > IRLAP_NICKNAME_MAX - 10) {
-		fprintf(stderr, "irspray: --nickname '%s': longer than %d bytes\n", o->nickname,
-			IRLAP_NICKNAME_MAX - 10);
-		return -1;
-	}
-	return 0;
-}
-
-static int build_config(const struct spray_opts *o, struct stack_config *cfg,
-			const struct logger *log)
-{
-	char err[256];
-	struct station_config *sc = &cfg->station;
-
-	memset(cfg, 0, sizeof(*cfg));
-	if (dongle_init(&sc->dongle, o->dongle, err, sizeof(err)) < 0) {
-		fprintf(stderr, "irspray: --dongle %s: %s\n", o->dongle, err);
-		return -1;
-	}
-	if (!dongle_supports(&sc->dongle, o->speed)) {
-		fprintf(stderr, "irspray: --speed %u: dongle %s does not support it\n", o->speed,
-			dongle_name(&sc->dongle));
-		return -1;
-	}
-	/* 5 ms minimum turnaround: what a userspace host can keep
-	 * (docs/irnet-host.md). */
-	irlap_config_defaults(&sc->lap, o->speed, 5000);
-	sc->lap.qos.baud &= (uint16_t)(dongle_rates(&sc->dongle) | 0x02);
-	sc->lap.seed = eloop_now_us() ^ ((uint64_t)getpid() << 32);
-	sc->lap.info.hints[0] = 0x04;   /* Computer */
-	sc->lap.info.nhints = 1;
-	sc->lap.info.nickname_len = (uint8_t)strlen(o->nickname);
-	memcpy(sc->lap.info.nickname, o->nickname, sc->lap.info.nickname_len);
-	sc->lap.log = log;
-	sc->log = log;
-	sc->echo_margin_us = 2000;
-	irlmp_config_defaults(&cfg->lmp);
-	cfg->lmp.log = log;
-	if (!o->listen)
-		cfg->lmp.idle_timeout_us = 100000;
-	return 0;
+	return hostcli_check(&o->h, "-D (-d is --unidirectional)");
 }
 
 static int listen_setup(struct spray *sp)
@@ -507,7 +435,7 @@ static int listen_setup(struct spray *sp)
 		fprintf(stderr, "irspray: cannot set up the IrSpray listeners\n");
 		return -1;
 	}
-	printf("listening on %s as %s\n", sp->o.device, sp->o.nickname);
+	printf("listening on %s as %s\n", sp->o.h.device, sp->o.h.nickname);
 	fflush(stdout);
 	return 0;
 }
@@ -515,7 +443,7 @@ static int listen_setup(struct spray *sp)
 static void summary(const struct spray *sp)
 {
 	uint64_t total = 0, span = sp->t_last - sp->t_first;
-	double line = (double)(sp->baud ? sp->baud : sp->o.speed) / 10.0, rate;
+	double line = (double)(sp->baud ? sp->baud : sp->o.h.speed) / 10.0, rate;
 
 	for (unsigned i = 0; i < sp->o.streams; i++) {
 		const struct stream *s = &sp->s[i];
@@ -530,49 +458,29 @@ static void summary(const struct spray *sp)
 	report("Total", total, span);
 	rate = span ? (double)total / secs(span) : 0.0;
 	printf("Efficiency %.1f%% of the line (%.0f bytes/s payload, %u baud = %.0f bytes/s)\n",
-	       100.0 * rate / line, rate, sp->baud ? sp->baud : sp->o.speed, line);
+	       100.0 * rate / line, rate, sp->baud ? sp->baud : sp->o.h.speed, line);
 }
 
 int main(int argc, char **argv)
 {
 	static struct spray sp;
 	struct stack_config cfg;
-	struct serial_config ser;
-	struct port *port = NULL;
-	struct logger log = { .sink = log_sink_stdio, .ctx = stderr, .prefix = "irspray" };
-	char err[400];
-	int rc = EXIT_JOB, r;
+	int rc, r;
 
 	if (parse(argc, argv, &sp.o) < 0)
 		return EXIT_USAGE;
-	log.max = sp.o.verbose >= 2 ? LOG_LEVEL_DEBUG :
-		  sp.o.verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARNING;
-	if (build_config(&sp.o, &cfg, &log) < 0)
-		return EXIT_USAGE;
-	serial_config_init(&ser);
-	ser.lock_dir = sp.o.lock_dir;
-	ser.log = &log;
-	r = serial_open(sp.o.device, &ser, &port, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "irspray: %s\n", err);
-		return r == -ENOENT || r == -ENOTTY ? EXIT_USAGE : EXIT_JOB;
-	}
-	sp.loop = eloop_new(&log);
-	if (!sp.loop || eloop_add_signal(sp.loop, SIGINT, on_signal, &sp) < 0 ||
-	    eloop_add_signal(sp.loop, SIGTERM, on_signal, &sp) < 0) {
-		fprintf(stderr, "irspray: event loop: %s\n", strerror(errno));
+	rc = hostcli_start(&sp.o.h, &cfg);
+	if (rc)
 		goto out;
-	}
-	if (privdrop_user(sp.o.user, &log, err, sizeof(err)) < 0 ||
-	    (sp.o.seccomp && privdrop_seccomp(&log, err, sizeof(err)) < 0)) {
-		fprintf(stderr, "irspray: %s\n", err);
-		goto out;
-	}
+	rc = EXIT_JOB;
+	sp.loop = sp.o.h.loop;
+	if (!sp.o.listen)
+		cfg.lmp.idle_timeout_us = 100000;
 	cfg.event = on_event;
 	cfg.failed = on_failed;
 	cfg.ctx = &sp;
-	if (stack_new(sp.loop, port, &cfg, &sp.stk, err, sizeof(err)) < 0) {
-		fprintf(stderr, "irspray: %s\n", err);
+	if (stack_new(sp.loop, sp.o.h.port, &cfg, &sp.stk, sp.errbuf, sizeof(sp.errbuf)) < 0) {
+		fprintf(stderr, "irspray: %s\n", sp.errbuf);
 		goto out;
 	}
 	eloop_timer_init(&sp.tick, on_tick, &sp);
@@ -586,7 +494,7 @@ int main(int argc, char **argv)
 		r = stack_lap_request(sp.stk, &(struct irlap_request){
 			.type = IRLAP_REQ_DISCOVER, .slots = 6 });
 		if (r < 0) {
-			fprintf(stderr, "irspray: %s: discovery: %s\n", sp.o.device, strerror(-r));
+			fprintf(stderr, "irspray: %s: discovery: %s\n", sp.o.h.device, strerror(-r));
 			goto out;
 		}
 	}
@@ -598,7 +506,7 @@ int main(int argc, char **argv)
 	if (!sp.o.listen && !sp.failed && sp.finished)
 		summary(&sp);
 	if (sp.bad)
-		fprintf(stderr, "irspray: %s: the data did not arrive intact\n", sp.o.device);
+		fprintf(stderr, "irspray: %s: the data did not arrive intact\n", sp.o.h.device);
 	rc = sp.failed || sp.bad || (!sp.o.listen && !sp.finished) ? EXIT_JOB : 0;
 out:
 	if (sp.loop) {
@@ -611,8 +519,5 @@ out:
 	ttp_listener_free(sp.echo_l);
 	ttp_listener_free(sp.discard_l);
 	stack_free(sp.stk);
-	port_close(port);
-	if (sp.loop)
-		eloop_free(sp.loop);
-	return rc;
+	return hostcli_finish(&sp.o.h, rc);
 }

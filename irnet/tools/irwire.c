@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <termios.h>
 #include <time.h>
@@ -45,6 +46,9 @@
 #define TX_LEAD_US 4000
 /* Batch deliveries: a UART driver hands bytes up in bursts too. */
 #define RX_BATCH_US 1000
+/* ...but the tail of a burst comes up when the line has been quiet this
+ * many character times, as a 16550's receive-FIFO timeout does. */
+#define RX_TIMEOUT_CHARS 4
 #define OUTBUF 65536
 #define MAX_BREAKS 64
 
@@ -310,6 +314,21 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* When the last byte on the line now has arrived and the receiver's
+ * FIFO timeout has passed. */
+static uint64_t burst_tail(const struct irwire *iw)
+{
+	uint64_t tail = 0;
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t t = wire_tx_idle_at(iw->wire, i) +
+			     wire_line_time_us(wire_speed(iw->wire, 1 - i), RX_TIMEOUT_CHARS);
+		if (t > tail)
+			tail = t;
+	}
+	return tail;
+}
+
 static int run(struct irwire *iw, int sigfd)
 {
 	uint64_t next_stats = iw->stats_interval_us ? iw->stats_interval_us : WIRE_NEVER;
@@ -347,8 +366,11 @@ static int run(struct irwire *iw, int sigfd)
 			}
 		}
 		uint64_t ev = wire_next_event(iw->wire);
-		if (ev != WIRE_NEVER)
-			wake = min64(wake, ev > now + RX_BATCH_US ? ev : now + RX_BATCH_US);
+		if (ev != WIRE_NEVER) {
+			uint64_t batch = ev > now + RX_BATCH_US ? ev : now + RX_BATCH_US;
+			uint64_t tail = burst_tail(iw);
+			wake = min64(wake, min64(batch, tail > ev ? tail : ev));
+		}
 
 		struct timespec ts, *tp = NULL;
 		if (wake != WIRE_NEVER) {
@@ -481,6 +503,9 @@ int main(int argc, char **argv)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
+	/* The line's clock is in microseconds: the default 50 us of timer
+	 * slack would add up to that much to every delivery. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	int sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	if (sigfd < 0) {
 		fprintf(stderr, "irwire: signalfd: %s\n", strerror(errno));

@@ -293,6 +293,51 @@ static void own_echo_is_dropped(void **state)
 	eloop_free(e.loop);
 }
 
+/* The minimum turnaround announced: the dongle's, or the one asked for,
+ * rounded up to an IrLAP value; the echo margin never exceeds it. */
+static void config_turnaround(void **state)
+{
+	static const struct {
+		const char *dongle;
+		uint32_t baud;
+		long ask_us;
+		uint8_t mtt_bits;
+		uint32_t margin_us;
+		uint16_t baud_bits;
+	} cases[] = {
+		{ "none", 115200, STATION_MIN_TAT_DONGLE, 0x03, 5000, 0x3e },
+		{ "tekram", 115200, STATION_MIN_TAT_DONGLE, 0x01, 10000, 0x3e },
+		{ "actisys", 115200, STATION_MIN_TAT_DONGLE, 0x7f, 10, 0x36 },
+		{ "old_belkin", 9600, STATION_MIN_TAT_DONGLE, 0x01, 10000, 0x02 },
+		{ "none", 38400, STATION_MIN_TAT_DONGLE, 0x03, 5000, 0x0e },
+		{ "none", 115200, 10, 0x7f, 10, 0x3e },
+		{ "none", 115200, 0, 0xff, 0, 0x3e },
+		{ "none", 115200, 700, 0x07, 1000, 0x3e },
+		{ "tekram", 115200, 10000, 0x01, 10000, 0x3e },
+	};
+	struct station_config cfg;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (station_config_init(&cfg, cases[i].dongle, cases[i].baud, cases[i].ask_us, err,
+					sizeof(err)) != 0)
+			fail_msg("case %zu: %s", i, err);
+		if (cfg.lap.qos.min_tat != cases[i].mtt_bits || cfg.echo_margin_us != cases[i].margin_us ||
+		    cfg.lap.qos.baud != cases[i].baud_bits)
+			fail_msg("case %zu (%s, %ld us): min TAT bits 0x%02x margin %u baud 0x%03x", i,
+				 cases[i].dongle, cases[i].ask_us, cfg.lap.qos.min_tat,
+				 cfg.echo_margin_us, cfg.lap.qos.baud);
+	}
+	assert_int_equal(station_config_init(&cfg, "none", 115200, 10001, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "10001"));
+	assert_int_equal(station_config_init(&cfg, "warp9", 115200, -1, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "warp9"));
+	assert_int_equal(station_config_init(&cfg, "old_belkin", 115200, -1, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "115200"));
+}
+
 static void not_a_serial_port(void **state)
 {
 	struct eloop *loop = eloop_new(NULL);
@@ -423,6 +468,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(discovery_over_ptys),
 		cmocka_unit_test(own_echo_is_dropped),
+		cmocka_unit_test(config_turnaround),
 		cmocka_unit_test(not_a_serial_port),
 		cmocka_unit_test(seccomp_allows_and_kills),
 		cmocka_unit_test(privdrop_to_nobody),

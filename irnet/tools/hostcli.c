@@ -1,0 +1,191 @@
+/*
+ * hostcli.c: the shared command line and start-up of the host programs
+ * (see hostcli.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cursor.h"
+#include "dongle.h"
+#include "hostcli.h"
+#include "pcap_file.h"
+#include "privdrop.h"
+#include "station.h"
+
+void hostcli_init(struct hostcli *h, const char *prog, const char *nickname)
+{
+	*h = (struct hostcli){ .prog = prog, .dongle = "none", .nickname = nickname,
+			       .speed = 115200, .min_tat_us = STATION_MIN_TAT_DONGLE,
+			       .seccomp = true };
+	h->log = (struct logger){ .sink = log_sink_stdio, .ctx = stderr, .prefix = prog,
+				  .max = LOG_LEVEL_WARNING };
+}
+
+static bool number(const char *s, uint64_t hi, uint64_t *out)
+{
+	struct cursor c;
+
+	cursor_init(&c, s, strlen(s));
+	return cursor_parse_u64(&c, out) && cursor_at_end(&c) && *out <= hi;
+}
+
+int hostcli_option(struct hostcli *h, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case HOSTCLI_OPT_DONGLE: h->dongle = arg; return 1;
+	case HOSTCLI_OPT_NICKNAME: h->nickname = arg; return 1;
+	case HOSTCLI_OPT_PCAP: h->pcap_path = arg; return 1;
+	case HOSTCLI_OPT_USER: h->user = arg; return 1;
+	case HOSTCLI_OPT_LOCK_DIR: h->lock_dir = arg; return 1;
+	case HOSTCLI_OPT_NO_SECCOMP: h->seccomp = false; return 1;
+	case HOSTCLI_OPT_VERBOSE: h->verbose++; return 1;
+	case HOSTCLI_OPT_SPEED:
+		if (!number(arg, 115200, &v) || dongle_rate_bit((uint32_t)v) == 0) {
+			fprintf(stderr, "%s: --speed %s: not an IrDA SIR rate "
+				"(2400, 9600, 19200, 38400, 57600, 115200)\n", h->prog, arg);
+			return -1;
+		}
+		h->speed = (uint32_t)v;
+		return 1;
+	case HOSTCLI_OPT_MIN_TAT:
+		if (!number(arg, 10000, &v)) {
+			fprintf(stderr, "%s: --min-turnaround %s: must be 0..10000 microseconds\n",
+				h->prog, arg);
+			return -1;
+		}
+		h->min_tat_us = (long)v;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int hostcli_check(const struct hostcli *h, const char *device_flag)
+{
+	struct dongle d;
+	char err[256];
+
+	if (!h->device) {
+		fprintf(stderr, "%s: no device: use %s DEVICE\n", h->prog, device_flag);
+		return -1;
+	}
+	if (strlen(h->nickname) > IRLAP_NICKNAME_MAX - 10) {
+		fprintf(stderr, "%s: --nickname '%s': longer than %d bytes\n", h->prog,
+			h->nickname, IRLAP_NICKNAME_MAX - 10);
+		return -1;
+	}
+	if (dongle_init(&d, h->dongle, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: --dongle %s: %s\n", h->prog, h->dongle, err);
+		return -1;
+	}
+	if (!dongle_supports(&d, h->speed)) {
+		fprintf(stderr, "%s: --speed %u: dongle %s does not support it\n", h->prog,
+			h->speed, dongle_name(&d));
+		return -1;
+	}
+	return 0;
+}
+
+void hostcli_usage(FILE *f)
+{
+	fputs("  --dongle TYPE[:OPTS]  the IrDA dongle (default none)\n"
+	      "  --speed BAUD          highest rate offered to a peer (default 115200)\n"
+	      "  --min-turnaround US   the minimum turnaround we ask of the peer, 0..10000\n"
+	      "                        microseconds (default: what the dongle needs)\n"
+	      "  --nickname NAME       our nickname\n"
+	      "  --pcap FILE           capture every frame sent and received\n"
+	      "  --user USER           user to run as once the port is open (default nobody)\n"
+	      "  --lock-dir DIR        UUCP lock directory (default /var/lock; \"\": none)\n"
+	      "  --no-seccomp          do not install the system-call allow-list\n"
+	      "  -v, --verbose         log the protocol to stderr (twice: debug)\n", f);
+}
+
+static int station_setup(struct hostcli *h, struct stack_config *cfg)
+{
+	struct station_config *sc = &cfg->station;
+	char err[256];
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (station_config_init(sc, h->dongle, h->speed, h->min_tat_us, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", h->prog, err);
+		return -1;
+	}
+	sc->lap.seed = eloop_now_us() ^ ((uint64_t)getpid() << 32);
+	sc->lap.info.hints[0] = 0x04;   /* Computer */
+	sc->lap.info.nhints = 1;
+	sc->lap.info.nickname_len = (uint8_t)strlen(h->nickname);
+	memcpy(sc->lap.info.nickname, h->nickname, sc->lap.info.nickname_len);
+	sc->lap.log = &h->log;
+	sc->log = &h->log;
+	irlmp_config_defaults(&cfg->lmp);
+	cfg->lmp.log = &h->log;
+	return 0;
+}
+
+static void on_signal(struct eloop *loop, int signo, void *ctx)
+{
+	(void)signo;
+	(void)ctx;
+	eloop_terminate(loop);
+}
+
+int hostcli_start(struct hostcli *h, struct stack_config *cfg)
+{
+	struct serial_config ser;
+	char err[400];
+	int r;
+
+	h->log.max = h->verbose >= 2 ? LOG_LEVEL_DEBUG :
+		     h->verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARNING;
+	if (station_setup(h, cfg) < 0)
+		return HOSTCLI_EXIT_USAGE;
+	serial_config_init(&ser);
+	ser.lock_dir = h->lock_dir;
+	ser.log = &h->log;
+	r = serial_open(h->device, &ser, &h->port, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", h->prog, err);
+		return r == -ENOENT || r == -ENOTTY ? HOSTCLI_EXIT_USAGE : HOSTCLI_EXIT_JOB;
+	}
+	if (h->pcap_path) {
+		h->pcap_file = fopen(h->pcap_path, "wb");
+		if (!h->pcap_file || pcap_writer_init(&h->pcap, pcap_file_sink, h->pcap_file, 0) < 0) {
+			fprintf(stderr, "%s: --pcap %s: %s\n", h->prog, h->pcap_path, strerror(errno));
+			return HOSTCLI_EXIT_JOB;
+		}
+		cfg->station.pcap = &h->pcap;
+	}
+	h->loop = eloop_new(&h->log);
+	if (!h->loop || eloop_add_signal(h->loop, SIGINT, on_signal, h) < 0 ||
+	    eloop_add_signal(h->loop, SIGTERM, on_signal, h) < 0) {
+		fprintf(stderr, "%s: event loop: %s\n", h->prog, strerror(errno));
+		return HOSTCLI_EXIT_JOB;
+	}
+	if (privdrop_user(h->user, &h->log, err, sizeof(err)) < 0 ||
+	    (h->seccomp && privdrop_seccomp(&h->log, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "%s: %s\n", h->prog, err);
+		return HOSTCLI_EXIT_JOB;
+	}
+	return 0;
+}
+
+int hostcli_finish(struct hostcli *h, int rc)
+{
+	port_close(h->port);
+	h->port = NULL;
+	if (h->loop)
+		eloop_free(h->loop);
+	h->loop = NULL;
+	if (h->pcap_file && fclose(h->pcap_file) != 0 && rc == 0) {
+		fprintf(stderr, "%s: --pcap %s: %s\n", h->prog, h->pcap_path, strerror(errno));
+		rc = HOSTCLI_EXIT_JOB;
+	}
+	h->pcap_file = NULL;
+	return rc;
+}

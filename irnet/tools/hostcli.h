@@ -1,0 +1,102 @@
+/*
+ * hostcli.h: the command line and start-up every irnet host program
+ * shares (irdiscover, irspray).
+ *
+ * Owns: the common long options (--dongle, --speed, --min-turnaround,
+ * --nickname, --pcap, --user, --lock-dir, --no-seccomp, --verbose), their
+ * checks and their usage lines; the logger; and the start-up in the order
+ * the privilege model needs (docs/irnet-host.md): the station's
+ * configuration is checked, the port and the capture file are opened
+ * while still root, the event loop gets SIGINT/SIGTERM (they end it),
+ * then root is dropped and the system-call allow-list installed.
+ *
+ * Does not own: a program's own options or its short letters (the device
+ * is -d in irdiscover and -D in irspray, where -d is irdaspray's
+ * unidirectional flag), nor what it does with the stack.
+ *
+ * This is program code: it prints its messages to stderr, prefixed with
+ * the program's name, and returns the exit code to use.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef IRNET_HOSTCLI_H
+#define IRNET_HOSTCLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "eloop.h"
+#include "log.h"
+#include "pcap.h"
+#include "serial.h"
+#include "stack.h"
+
+#define HOSTCLI_EXIT_JOB 1
+#define HOSTCLI_EXIT_USAGE 2
+
+/* getopt_long codes of the common options (above any character). */
+enum hostcli_opt {
+	HOSTCLI_OPT_DONGLE = 0x100,
+	HOSTCLI_OPT_SPEED,
+	HOSTCLI_OPT_MIN_TAT,
+	HOSTCLI_OPT_NICKNAME,
+	HOSTCLI_OPT_PCAP,
+	HOSTCLI_OPT_USER,
+	HOSTCLI_OPT_LOCK_DIR,
+	HOSTCLI_OPT_NO_SECCOMP,
+	HOSTCLI_OPT_VERBOSE = 'v',
+};
+
+/* The entries for a program's struct option table. */
+#define HOSTCLI_LONG_OPTIONS                                                  \
+	{ "dongle", required_argument, NULL, HOSTCLI_OPT_DONGLE },            \
+	{ "speed", required_argument, NULL, HOSTCLI_OPT_SPEED },              \
+	{ "min-turnaround", required_argument, NULL, HOSTCLI_OPT_MIN_TAT },   \
+	{ "nickname", required_argument, NULL, HOSTCLI_OPT_NICKNAME },        \
+	{ "pcap", required_argument, NULL, HOSTCLI_OPT_PCAP },                \
+	{ "user", required_argument, NULL, HOSTCLI_OPT_USER },                \
+	{ "lock-dir", required_argument, NULL, HOSTCLI_OPT_LOCK_DIR },        \
+	{ "no-seccomp", no_argument, NULL, HOSTCLI_OPT_NO_SECCOMP },          \
+	{ "verbose", no_argument, NULL, HOSTCLI_OPT_VERBOSE }
+
+struct hostcli {
+	/* the options */
+	const char *prog;
+	const char *device, *dongle, *nickname, *pcap_path, *user, *lock_dir;
+	uint32_t speed;
+	long min_tat_us;          /* STATION_MIN_TAT_DONGLE: the dongle's */
+	bool seccomp;
+	unsigned verbose;
+	/* what hostcli_start() made; hostcli_finish() undoes it */
+	struct logger log;
+	struct port *port;
+	struct eloop *loop;
+	FILE *pcap_file;
+	struct pcap_writer pcap;
+};
+
+/* Defaults: dongle none, 115200, the dongle's turnaround, user nobody,
+ * /var/lock, seccomp on. */
+void hostcli_init(struct hostcli *h, const char *prog, const char *nickname);
+/* Takes getopt_long's code c with its argument.  1: a common option,
+ * taken; 0: not a common one; -1: a bad value (said on stderr). */
+int hostcli_option(struct hostcli *h, int c, const char *arg);
+/* The checks once all options are in: a device (device_flag names the
+ * program's option for it), the nickname, the dongle and the rate.
+ * 0, or -1 (said on stderr). */
+int hostcli_check(const struct hostcli *h, const char *device_flag);
+/* The usage lines of the common options. */
+void hostcli_usage(FILE *f);
+
+/* Fills cfg (station, IrLMP defaults; the program adds its callbacks,
+ * hints, timeouts), opens the port and the capture file, makes the loop
+ * (SIGINT and SIGTERM end it) and drops privileges.  Returns 0, or the
+ * exit code after saying why on stderr; call hostcli_finish() either way. */
+int hostcli_start(struct hostcli *h, struct stack_config *cfg);
+/* Frees the loop, closes the port and the capture.  Returns rc, or
+ * HOSTCLI_EXIT_JOB if rc was 0 and the capture could not be completed. */
+int hostcli_finish(struct hostcli *h, int rc);
+
+#endif
