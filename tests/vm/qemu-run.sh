@@ -55,17 +55,6 @@ MARK='@@irnet-vm@@'
 NL='
 '
 
-# Usage: usage [STATUS] -> the header comment as help; on stdout for
-# --help (status 0), else on stderr.
-usage() {
-	if [ "${1:-$VM_ERROR}" = 0 ]; then
-		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-	else
-		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
-	fi
-	exit "${1:-$VM_ERROR}"
-}
-
 # Usage: is_elf FILE -> true for an ELF file.
 is_elf() {
 	[ "$(head -c 4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]
@@ -377,14 +366,14 @@ parse_args() {
 		-t) TIMEOUT=$2 ;;
 		-r) RESDIR=$2 ;;
 		-v) VERBOSE=1; shift; continue ;;
-		-h | --help) usage 0 ;;
+		-h | --help) vm_usage 0 ;;
 		--) shift; break ;;
 		-*) vm_die "$VM_ERROR" "unknown option $1 (see --help)" ;;
 		*) break ;;
 		esac
 		shift 2
 	done
-	[ $# -gt 0 ] || usage
+	[ $# -gt 0 ] || vm_usage
 	case $TIMEOUT in '' | *[!0-9]*) vm_die "$VM_ERROR" "-t wants whole seconds" ;; esac
 	case $FLAVOUR in generic | rt) ;; *) vm_die "$VM_ERROR" "--kernel wants generic or rt" ;; esac
 	for _t in "$@"; do

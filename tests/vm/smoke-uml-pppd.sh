@@ -6,20 +6,8 @@ set -eu
 
 VM_PROG=smoke-uml-pppd
 
-# Usage: find_vm_dir -> the tests/vm directory: next to this script, or
-# below automake's $srcdir when the script was started some other way.
-find_vm_dir() {
-	for _d in "$(dirname "$0")" "${srcdir:-.}/tests/vm" "${srcdir:-.}/vm" "${srcdir:-.}"; do
-		if [ -f "$_d/uml-run.sh" ] && [ -f "$_d/vm-common.sh" ]; then
-			(cd "$_d" && pwd -P)
-			return 0
-		fi
-	done
-	echo "$VM_PROG: FAIL: cannot find tests/vm (set srcdir)" >&2
-	exit 1
-}
-
-vmdir=$(find_vm_dir)
+# The runners and vm-common.sh sit next to this script.
+vmdir=$(cd "$(dirname "$0")" && pwd -P)
 # shellcheck source=SCRIPTDIR/vm-common.sh
 . "$vmdir/vm-common.sh"
 

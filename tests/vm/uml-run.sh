@@ -33,17 +33,6 @@ here=$(dirname "$(readlink -f "$0")")
 
 UML=${IRNET_UML:-linux.uml}
 
-# Usage: usage [STATUS] -> the header comment as help; on stdout for
-# --help (status 0), else on stderr.
-usage() {
-	if [ "${1:-$VM_ERROR}" = 0 ]; then
-		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-	else
-		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
-	fi
-	exit "${1:-$VM_ERROR}"
-}
-
 # Usage: add_keep DIR -> appends an absolute directory to KEEP (colon list).
 add_keep() {
 	_d=$(vm_abspath "$1")
@@ -89,12 +78,12 @@ main() {
 			ENVS="$ENVS $OPTARG"
 			;;
 		v) VERBOSE=1 ;;
-		h) usage 0 ;;
-		*) usage ;;
+		h) vm_usage 0 ;;
+		*) vm_usage ;;
 		esac
 	done
 	shift $((OPTIND - 1))
-	[ $# -gt 0 ] || usage
+	[ $# -gt 0 ] || vm_usage
 	case $TIMEOUT in '' | *[!0-9]*) vm_die "$VM_ERROR" "-t wants whole seconds" ;; esac
 
 	check_uml

@@ -31,6 +31,17 @@ vm_warn() {
 	printf '%s: %s\n' "$VM_PROG" "$*" >&2
 }
 
+# Usage: vm_usage [STATUS] -> the calling script's header comment as its
+# help; on stdout for --help (status 0), else on stderr; then exits.
+vm_usage() {
+	if [ "${1:-$VM_ERROR}" = 0 ]; then
+		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	else
+		sed -n '2,/^[^#]/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
+	fi
+	exit "${1:-$VM_ERROR}"
+}
+
 vm_die() {
 	# Usage: vm_die CODE MESSAGE...
 	_code=$1
