@@ -406,7 +406,7 @@ static size_t session_pull(void *ctx, struct irlmp_conn *conn, uint8_t *buf, siz
 	return s->sent;
 }
 
-static const struct irlmp_user_ops session_ops = { session_event, session_pull };
+static const struct irlmp_user_ops session_ops = { .event = session_event, .pull = session_pull };
 
 static void listener_event(void *ctx, const struct irlmp_event *ev)
 {
@@ -430,7 +430,7 @@ static void listener_event(void *ctx, const struct irlmp_event *ev)
 	irlmp_disconnect(ev->conn, IRLMP_REASON_NO_CLIENT, NULL, 0);
 }
 
-static const struct irlmp_user_ops listener_ops = { listener_event, NULL };
+static const struct irlmp_user_ops listener_ops = { .event = listener_event };
 
 struct ias_server *ias_server_new(struct irlmp *lm, const struct ias_db *db,
 				  const struct logger *log)
@@ -525,7 +525,7 @@ static size_t query_pull(void *ctx, struct irlmp_conn *conn, uint8_t *buf, size_
 	return q->len;
 }
 
-static const struct irlmp_user_ops query_ops = { query_event, query_pull };
+static const struct irlmp_user_ops query_ops = { .event = query_event, .pull = query_pull };
 
 struct ias_query *ias_query_start(struct irlmp *lm, uint32_t daddr, const char *class_name,
 				  const char *attr, ias_result_fn done, void *ctx,

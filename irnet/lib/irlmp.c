@@ -20,6 +20,7 @@ struct irlmp_conn {
 	enum irlmp_conn_state state;
 	uint8_t lsel, rsel;
 	uint64_t deadline;                /* connect watchdog, UINT64_MAX: none */
+	bool deferred;                    /* irlmp_defer(): call ops->deferred */
 	const struct irlmp_user_ops *ops;
 	void *ctx;
 	const struct irlmp_conn *listener; /* CONNECT: who was asked */
@@ -692,9 +693,30 @@ static void tick_watchdogs(struct irlmp *lm, uint64_t now_us)
 	}
 }
 
+void irlmp_defer(struct irlmp_conn *c)
+{
+	if (conn_active(c))
+		c->deferred = true;
+}
+
+/* Each call may close connections (its own or others): look again. */
+static void run_deferred(struct irlmp *lm)
+{
+	for (size_t i = 0; i < MAX_CONNS; i++) {
+		struct irlmp_conn *c = &lm->conns[i];
+
+		if (!conn_active(c) || !c->deferred)
+			continue;
+		c->deferred = false;
+		if (c->ops && c->ops->deferred)
+			c->ops->deferred(c->ctx, c);
+	}
+}
+
 void irlmp_tick(struct irlmp *lm, uint64_t now_us)
 {
 	lm->now = now_us;
+	run_deferred(lm);
 	tick_watchdogs(lm, now_us);
 	if (lm->idle_deadline == 0) {
 		lm->idle_deadline = now_us + lm->cfg.idle_timeout_us;
@@ -713,8 +735,13 @@ uint64_t irlmp_deadline(const struct irlmp *lm)
 {
 	uint64_t d = lm->idle_deadline;
 
-	for (size_t i = 0; i < MAX_CONNS; i++)
-		if (conn_active(&lm->conns[i]) && lm->conns[i].deadline < d)
+	for (size_t i = 0; i < MAX_CONNS; i++) {
+		if (!conn_active(&lm->conns[i]))
+			continue;
+		if (lm->conns[i].deferred && lm->now < d)
+			d = lm->now;
+		if (lm->conns[i].deadline < d)
 			d = lm->conns[i].deadline;
+	}
 	return d;
 }

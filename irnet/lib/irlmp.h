@@ -112,6 +112,8 @@ struct irlmp_user_ops {
 	void (*event)(void *ctx, const struct irlmp_event *ev);
 	/* Payload for the next LM data PDU, at most max bytes; 0: nothing. */
 	size_t (*pull)(void *ctx, struct irlmp_conn *conn, uint8_t *buf, size_t max);
+	/* Optional: the call irlmp_defer() asked for, from irlmp_tick(). */
+	void (*deferred)(void *ctx, struct irlmp_conn *conn);
 };
 
 struct irlmp_ops {
@@ -166,6 +168,11 @@ int irlmp_accept(struct irlmp_conn *c, const uint8_t *data, size_t len,
 int irlmp_disconnect(struct irlmp_conn *c, enum irlmp_reason reason, const uint8_t *data,
 		     size_t len);
 void irlmp_data_ready(struct irlmp_conn *c);
+/* Asks for one call of the user's deferred op from the next irlmp_tick(),
+ * which irlmp_deadline() makes due at once.  For what a user learns
+ * inside pull() (IrLAP is sending: nothing may be asked of it there) and
+ * must tell its own user later, e.g. TinyTP's "writable". */
+void irlmp_defer(struct irlmp_conn *c);
 /* A connected LSAP's own watchdog (0: off), counted from the time of the
  * last call into IrLMP that carried one (e.g. the event being handled):
  * when it expires the connection ends with reason 0x07 both ways. */

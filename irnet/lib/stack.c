@@ -60,8 +60,11 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 static size_t on_pull(void *ctx, uint8_t *buf, size_t max)
 {
 	struct stack *s = ctx;
+	size_t n = irlmp_pull(s->lm, buf, max);
 
-	return irlmp_pull(s->lm, buf, max);
+	/* A user may have asked for a deferred call (irlmp_defer). */
+	stack_sync(s);
+	return n;
 }
 
 static void on_failed(void *ctx, int err, const char *msg)

@@ -92,6 +92,7 @@ struct ttp {
 	unsigned remote_credit; /* PDUs the peer may send */
 	unsigned give;          /* credit earned by the reader, not yet sent */
 	bool stalled;
+	bool want_writable;     /* ttp_send said -ENOBUFS: tell when there is room */
 	/* tx */
 	struct sdu *txq;
 	size_t tx_head, tx_count, tx_off;
@@ -361,6 +362,9 @@ static size_t build_pdu(struct ttp *t, uint8_t *buf, size_t max)
 		t->tx_count--;
 		t->tx_off = 0;
 		t->stats.sdus_tx++;
+		/* Inside IrLAP's pull: the event has to wait for the tick. */
+		if (t->want_writable && t->tx_count <= t->cfg.tx_queue_max / 2)
+			irlmp_defer(t->conn);
 	}
 	return n + TTP_HEADER;
 }
@@ -375,7 +379,20 @@ static size_t lmp_pull(void *ctx, struct irlmp_conn *conn, uint8_t *buf, size_t 
 	return build_pdu(t, buf, max);
 }
 
-static const struct irlmp_user_ops ttp_lmp_ops = { lmp_event, lmp_pull };
+static void lmp_deferred(void *ctx, struct irlmp_conn *conn)
+{
+	struct ttp *t = ctx;
+
+	(void)conn;
+	if (!t->want_writable || !t->connected)
+		return;
+	t->want_writable = false;
+	emit(t, TTP_EV_WRITABLE, 0);
+}
+
+static const struct irlmp_user_ops ttp_lmp_ops = {
+	.event = lmp_event, .pull = lmp_pull, .deferred = lmp_deferred,
+};
 
 struct ttp *ttp_connect(struct irlmp *lm, uint32_t daddr, uint8_t dlsap,
 			const struct ttp_config *cfg, ttp_event_fn fn, void *ctx, uint64_t now_us)
@@ -426,7 +443,7 @@ static void listener_event(void *ctx, const struct irlmp_event *ev)
 	emit(t, TTP_EV_CONNECTED, 0);
 }
 
-static const struct irlmp_user_ops listener_ops = { listener_event, NULL };
+static const struct irlmp_user_ops listener_ops = { .event = listener_event };
 
 struct ttp_listener *ttp_listen(struct irlmp *lm, uint8_t sel, const struct ttp_config *cfg,
 				ttp_event_fn fn, void *ctx)
@@ -469,8 +486,10 @@ int ttp_send(struct ttp *t, const uint8_t *sdu, size_t len)
 	limit = t->peer_max_sdu ? t->peer_max_sdu : seg_max(t);
 	if (len > limit || len == 0)
 		return -EMSGSIZE;
-	if (t->tx_count == t->cfg.tx_queue_max)
+	if (t->tx_count == t->cfg.tx_queue_max) {
+		t->want_writable = true;
 		return -ENOBUFS;
+	}
 	s = &t->txq[(t->tx_head + t->tx_count) % t->cfg.tx_queue_max];
 	s->data = malloc(len);
 	if (!s->data)

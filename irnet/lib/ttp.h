@@ -16,9 +16,13 @@
  * peer's MaxSduSize (or, without SAR, one PDU) is refused by ttp_send
  * with -EMSGSIZE.
  *
- * There is no "writable" event (it would have to come from inside
- * IrLAP's pull): a sender with a full queue retries after its next
- * event or host tick; ttp_tx_pending() says how full the queue is.
+ * A sender whose ttp_send() got -ENOBUFS gets one TTP_EV_WRITABLE when
+ * the queue has drained to half (or less) of tx_queue_max.  The queue
+ * drains inside IrLAP's pull, where nothing may call back into the
+ * stack, so the event comes from the next irlmp_tick(), which
+ * irlmp_deadline() makes due at once: a host that follows
+ * irlmp_deadline() after every call into the stack delivers it in its
+ * next loop turn.  ttp_tx_pending() says how full the queue is.
  *
  * ttp_disconnect() discards SDUs not yet handed to IrLAP: wait for
  * ttp_tx_pending() == 0 first to flush.
@@ -68,6 +72,7 @@ void ttp_config_defaults(struct ttp_config *cfg);
 enum ttp_ev_type {
 	TTP_EV_CONNECTED,    /* both sides know each other's parameters */
 	TTP_EV_READABLE,     /* ttp_recv() has an SDU */
+	TTP_EV_WRITABLE,     /* after -ENOBUFS: ttp_send() has room again */
 	TTP_EV_DISCONNECTED, /* reason; the handle is freed after return */
 };
 

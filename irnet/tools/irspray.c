@@ -28,6 +28,7 @@
 #define EXIT_USAGE HOSTCLI_EXIT_USAGE
 #define MAX_STREAMS 4
 #define MAX_SDU 4096
+/* How often a sender looks whether IrLAP has its last frame acknowledged. */
 #define TICK_US 2000
 #define CLASS_ECHO "IrSpray"
 #define CLASS_DISCARD "IrSpray:Discard"
@@ -138,6 +139,46 @@ static void stream_write(struct spray *sp, struct stream *s)
 		s->t_tx_end = eloop_now_us();
 }
 
+/* Everything a stream can do now: the held echo SDU, reading, sending. */
+static void stream_service(struct spray *sp, struct stream *s)
+{
+	if (s->held_len && s->t && ttp_send(s->t, s->held, s->held_len) == 0) {
+		s->tx += s->held_len;
+		s->held_len = 0;
+	}
+	stream_read(sp, s);
+	stream_write(sp, s);
+}
+
+/* How soon the tick must look at a stream: TinyTP's events (readable,
+ * writable) drive the data; what they do not announce is IrLAP's
+ * acknowledgement of the last frame (polled), and a stream's end, which
+ * is done from the tick rather than inside a TinyTP callback. */
+static uint64_t stream_wait_us(const struct spray *sp, const struct stream *s)
+{
+	if (sp->o.listen || !s->used || s->done || !s->t)
+		return UINT64_MAX;
+	if (s->t_tx_end && s->rx >= s->rx_goal)
+		return 0;
+	if (s->connected && s->tx == s->tx_goal && !s->t_tx_end)
+		return TICK_US;
+	return UINT64_MAX;
+}
+
+static void arm_tick(struct spray *sp)
+{
+	uint64_t wait = UINT64_MAX;
+
+	for (size_t i = 0; i < MAX_STREAMS * 2; i++) {
+		uint64_t w = stream_wait_us(sp, &sp->s[i]);
+
+		if (w < wait)
+			wait = w;
+	}
+	if (wait == 0 || (wait != UINT64_MAX && !eloop_timer_pending(&sp->tick)))
+		eloop_timer_arm_in(sp->loop, &sp->tick, wait);
+}
+
 static void on_ttp(void *ctx, const struct ttp_event *ev)
 {
 	struct spray *sp = ctx;
@@ -161,8 +202,6 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 	}
 	if (!s)
 		return;
-	if (!eloop_timer_pending(&sp->tick))
-		eloop_timer_arm_in(sp->loop, &sp->tick, TICK_US);
 	switch (ev->type) {
 	case TTP_EV_CONNECTED:
 		s->connected = true;
@@ -175,6 +214,9 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 		break;
 	case TTP_EV_READABLE:
 		stream_read(sp, s);
+		break;
+	case TTP_EV_WRITABLE:
+		stream_service(sp, s);
 		break;
 	case TTP_EV_DISCONNECTED:
 		s->t = NULL;
@@ -194,6 +236,7 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 		break;
 	}
 	stack_sync(sp->stk);
+	arm_tick(sp);
 }
 
 static void finish_stream(struct spray *sp, struct stream *s)
@@ -207,23 +250,17 @@ static void finish_stream(struct spray *sp, struct stream *s)
 static void on_tick(struct eloop *loop, void *ctx)
 {
 	struct spray *sp = ctx;
-	bool all = !sp->o.listen && sp->found, busy = !sp->o.listen;
+	bool all = !sp->o.listen && sp->found;
 
 	for (size_t i = 0; i < MAX_STREAMS * 2; i++) {
 		struct stream *s = &sp->s[i];
 
 		if (!s->used)
 			continue;
-		if (s->held_len && s->t && ttp_send(s->t, s->held, s->held_len) == 0) {
-			s->tx += s->held_len;
-			s->held_len = 0;
-		}
-		stream_read(sp, s);
-		stream_write(sp, s);
+		stream_service(sp, s);
 		if (!sp->o.listen && !s->done && s->t && s->t_tx_end && s->rx >= s->rx_goal)
 			finish_stream(sp, s);
 		all = all && s->done;
-		busy = true;
 	}
 	stack_sync(sp->stk);
 	if (all && !sp->finished) {
@@ -231,9 +268,7 @@ static void on_tick(struct eloop *loop, void *ctx)
 		if (irlmp_get_lap_state(stack_irlmp(sp->stk)) == IRLMP_LAP_STANDBY)
 			eloop_terminate(loop);
 	}
-	/* An idle listener sleeps until a connection comes. */
-	if (busy)
-		eloop_timer_arm_in(loop, &sp->tick, TICK_US);
+	arm_tick(sp);
 }
 
 static void on_lsap(void *ctx, int ret, const struct ias_response *resp)
@@ -485,7 +520,6 @@ int main(int argc, char **argv)
 	}
 	eloop_timer_init(&sp.tick, on_tick, &sp);
 	eloop_timer_init(&sp.deadline, on_deadline, &sp);
-	eloop_timer_arm_in(sp.loop, &sp.tick, TICK_US);
 	if (sp.o.listen) {
 		if (listen_setup(&sp) < 0)
 			goto out;

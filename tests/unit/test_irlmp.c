@@ -343,7 +343,7 @@ struct end {
 	struct ttp *ttp;
 	bool ttp_connected, ttp_disconnected;
 	enum irlmp_reason reason;
-	unsigned readable;
+	unsigned readable, writable;
 	bool auto_read;
 	uint8_t rx[70000];
 	size_t rx_len;
@@ -432,6 +432,9 @@ static void ttp_ev(void *ctx, const struct ttp_event *ev)
 			e->rx_len += (size_t)n;
 			e->rx_sdus++;
 		}
+		break;
+	case TTP_EV_WRITABLE:
+		e->writable++;
 		break;
 	case TTP_EV_DISCONNECTED:
 		e->ttp = NULL;
@@ -677,6 +680,16 @@ static void zero_credit_peer(void **state)
 	assert_true(irlmp_pull(p->e[0].lm, buf, sizeof(buf)) > 0);
 	assert_int_equal(irlmp_pull(p->e[0].lm, buf, sizeof(buf)), 0);
 	assert_int_equal(ttp_tx_pending(t), 2);
+	/* The queue is down to half after the -ENOBUFS: writable, but not
+	 * from inside the pull; IrLMP's deadline is due at once, and the
+	 * tick says it, once. */
+	assert_int_equal(p->e[0].writable, 0);
+	assert_int_equal(irlmp_deadline(p->e[0].lm), 0);
+	irlmp_tick(p->e[0].lm, 0);
+	assert_int_equal(p->e[0].writable, 1);
+	assert_int_equal(irlmp_deadline(p->e[0].lm), UINT64_MAX);
+	irlmp_tick(p->e[0].lm, 0);
+	assert_int_equal(p->e[0].writable, 1);
 	/* disconnect works while stalled: one disconnect PDU goes out */
 	ttp_disconnect(t);
 	p->e[0].ttp = NULL;

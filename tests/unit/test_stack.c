@@ -129,6 +129,9 @@ static void ttp_event(void *ctx, const struct ttp_event *ev)
 	case TTP_EV_READABLE:
 		flow_read(f);
 		break;
+	case TTP_EV_WRITABLE:   /* the only refill: the queue drained to half */
+		flow_write(f);
+		break;
 	case TTP_EV_DISCONNECTED:
 		f->t = NULL;
 		f->connected = false;
@@ -231,7 +234,8 @@ static void world_free(struct world *w)
 	free(w);
 }
 
-/* Runs the stacks: the simulator in steps, IrLMP timers, writers. */
+/* Runs the stacks: the simulator in steps, IrLMP timers (which deliver
+ * TinyTP's writable events), readers. */
 static bool run(struct world *w, bool (*done)(struct world *), uint64_t limit_us)
 {
 	while (!done(w)) {
@@ -248,10 +252,8 @@ static bool run(struct world *w, bool (*done)(struct world *), uint64_t limit_us
 			struct stack *s = &w->st[i];
 			if (irlmp_deadline(s->lm) <= sim_now(w->sim))
 				irlmp_tick(s->lm, sim_now(w->sim));
-			for (size_t k = 0; k < s->nflows; k++) {
+			for (size_t k = 0; k < s->nflows; k++)
 				flow_read(&s->flows[k]);
-				flow_write(&s->flows[k]);
-			}
 		}
 	}
 	return true;

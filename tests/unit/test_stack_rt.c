@@ -121,6 +121,9 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 	case TTP_EV_READABLE:
 		end_read(e);
 		break;
+	case TTP_EV_WRITABLE:   /* the only refill: the stack's deferred event */
+		end_write(e);
+		break;
 	case TTP_EV_DISCONNECTED:
 		e->t = NULL;
 		e->connected = false;
@@ -187,15 +190,11 @@ static void on_failed(void *ctx, int err, const char *msg)
 	eloop_terminate(r->loop);
 }
 
-/* Feeds the writers; a closes once everything arrived both ways. */
+/* a closes once everything arrived both ways. */
 static void on_tick(struct eloop *loop, void *ctx)
 {
 	struct rig *r = ctx;
 
-	for (int i = 0; i < 2; i++) {
-		end_write(&r->e[i]);
-		stack_sync(r->e[i].stk);
-	}
 	if (!r->closing && r->e[0].got == TOTAL && r->e[1].got == TOTAL && r->e[0].t) {
 		r->closing = true;
 		ttp_disconnect(r->e[0].t);
