@@ -21,7 +21,7 @@ tests_unit_test_station_SOURCES = tests/unit/test_station.c
 tests_unit_test_station_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_station_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 
-TESTS += tests/irdiscover-irwire.sh tests/irdiscover-usage.sh
+TESTS += tests/irdiscover-irwire.sh tests/hostcli-usage.sh
 TESTS += tests/station-speed-switch.sh
 EXTRA_DIST += tests/station-lib.sh
 

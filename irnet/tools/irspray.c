@@ -408,7 +408,7 @@ static int parse(int argc, char **argv, struct spray_opts *o)
 	*o = (struct spray_opts){ .count = 100, .size = 1000, .streams = 1, .timeout_s = 60 };
 	hostcli_init(&o->h, "irspray", "irspray");
 	while ((c = getopt_long(argc, argv, "D:n:b:dvh", lo, NULL)) != -1) {
-		const char *bad = NULL;
+		const char *opt = NULL, *bad = NULL;
 		int taken = hostcli_option(&o->h, c, optarg);
 
 		if (taken < 0)
@@ -422,20 +422,20 @@ static int parse(int argc, char **argv, struct spray_opts *o)
 		case 'h': usage(stdout); exit(0);
 		case 'n':
 			if (!number(optarg, 1, 100000000, &o->count))
-				bad = "must be 1..100000000";
+				opt = "-n", bad = "must be 1..100000000";
 			break;
 		case 'b':
 			if (!number(optarg, 1, MAX_SDU, &o->size))
-				bad = "must be 1..4096";
+				opt = "-b", bad = "must be 1..4096";
 			break;
 		case 'S':
 			if (!number(optarg, 1, MAX_STREAMS, &v))
-				bad = "must be 1..4";
+				opt = "--streams", bad = "must be 1..4";
 			o->streams = (unsigned)v;
 			break;
 		case 't':
 			if (!number(optarg, 1, 86400, &v))
-				bad = "must be 1..86400 seconds";
+				opt = "--timeout", bad = "must be 1..86400 seconds";
 			o->timeout_s = (unsigned)v;
 			break;
 		default:
@@ -443,7 +443,7 @@ static int parse(int argc, char **argv, struct spray_opts *o)
 			return -1;
 		}
 		if (bad) {
-			fprintf(stderr, "irspray: %s %s: %s\n", argv[optind - 1], optarg, bad);
+			fprintf(stderr, "irspray: %s %s: %s\n", opt, optarg, bad);
 			return -1;
 		}
 	}
