@@ -101,6 +101,30 @@ static const char *const allowed[] = {
 	"exit", "exit_group",
 };
 
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allows each call in names without conditions; why goes in the message
+ * (e.g. " (sanitizer runtime)"). */
+static int allow_names(scmp_filter_ctx ctx, const char *const *names, size_t n,
+		       const char *why, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		int r;
+
+		/* Some names do not exist on every architecture. */
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+		if (r < 0) {
+			snprintf(err, errlen, "seccomp: allowing %s%s: %s", names[i], why,
+				 strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
 #if PRIVDROP_SANITIZER_BUILD
 /* The sanitizer runtimes' own calls, measured on x86_64 with gcc 12
  * (ASan+UBSan, configure --enable-sanitizers) by running irdiscover,
@@ -121,13 +145,15 @@ static const char *const allowed[] = {
  *   prctl        options in sanitizer_prctl_options below
  * Reports (ASan, LeakSanitizer, UBSan) symbolize their stacks:
  *   readlink     /proc/self/exe and the libraries' symlinks
+ *   readlinkat   the same where there is no readlink (aarch64, which
+ *                also has getdents64 only)
  * and UBSan, printing the memory around a bad pointer, first checks it
  * is readable by writing it into a pipe:
  *   pipe2
  * Never in a normal build: there the list above is the whole filter. */
 static const char *const sanitizer_allowed[] = {
 	"clone", "ptrace", "wait4", "sched_yield", "getppid",
-	"getdents64", "getdents", "readlink", "pipe2",
+	"getdents64", "getdents", "readlink", "readlinkat", "pipe2",
 };
 
 /* prctl only for what LeakSanitizer does with it: a dropped process is
@@ -141,31 +167,17 @@ static const scmp_datum_t sanitizer_prctl_options[] = {
 
 static int allow_sanitizer_calls(scmp_filter_ctx ctx, char *err, size_t errlen)
 {
-	int r;
+	int r = allow_names(ctx, sanitizer_allowed, COUNT(sanitizer_allowed),
+			    " (sanitizer runtime)", err, errlen);
 
-	for (size_t i = 0; i < sizeof(sanitizer_allowed) / sizeof(sanitizer_allowed[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(sanitizer_allowed[i]);
-
-		if (nr == __NR_SCMP_ERROR)
-			continue;
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
-		if (r < 0) {
-			snprintf(err, errlen, "seccomp: allowing %s (sanitizer runtime): %s",
-				 sanitizer_allowed[i], strerror(-r));
-			return r;
-		}
-	}
-	for (size_t i = 0; i < sizeof(sanitizer_prctl_options) / sizeof(sanitizer_prctl_options[0]);
-	     i++) {
+	for (size_t i = 0; r == 0 && i < COUNT(sanitizer_prctl_options); i++) {
 		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
 				     SCMP_A0(SCMP_CMP_EQ, sanitizer_prctl_options[i]));
-		if (r < 0) {
+		if (r < 0)
 			snprintf(err, errlen, "seccomp: allowing prctl (sanitizer runtime): %s",
 				 strerror(-r));
-			return r;
-		}
 	}
-	return 0;
+	return r;
 }
 #endif
 
@@ -195,18 +207,9 @@ int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
 		snprintf(err, errlen, "seccomp: cannot create a filter");
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(allowed[i]);
-
-		/* Some names do not exist on every architecture. */
-		if (nr == __NR_SCMP_ERROR)
-			continue;
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
-		if (r < 0) {
-			snprintf(err, errlen, "seccomp: allowing %s: %s", allowed[i], strerror(-r));
-			goto out;
-		}
-	}
+	r = allow_names(ctx, allowed, COUNT(allowed), "", err, errlen);
+	if (r < 0)
+		goto out;
 	r = allow_read_only_open(ctx);
 	if (r < 0) {
 		snprintf(err, errlen, "seccomp: allowing read-only open: %s", strerror(-r));
@@ -222,8 +225,7 @@ int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
 		snprintf(err, errlen, "seccomp: loading the filter: %s", strerror(-r));
 	else
 		log_msg(log, LOG_LEVEL_DEBUG, "privdrop: seccomp allow-list of %zu calls loaded%s",
-			sizeof(allowed) / sizeof(allowed[0]),
-			PRIVDROP_SANITIZER_BUILD ? " (and the sanitizer runtime's)" : "");
+			COUNT(allowed), PRIVDROP_SANITIZER_BUILD ? " (and the sanitizer runtime's)" : "");
 out:
 	seccomp_release(ctx);
 	return r;

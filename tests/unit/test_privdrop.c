@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -80,22 +81,27 @@ static void filter_or_die(void)
 
 enum probe {
 	PROBE_READLINK,
+	PROBE_READLINKAT,
 	PROBE_PIPE2,
 	PROBE_GETPPID,
 	PROBE_SCHED_YIELD,
 	PROBE_WAIT4,
+	PROBE_GETDENTS64,
 	PROBE_GETDENTS,
+	PROBE_PTRACE,
+	PROBE_CLONE,
 	PROBE_PRCTL_DUMPABLE,
 	PROBE_COUNT,
 };
 
 static const char *const probe_names[PROBE_COUNT] = {
-	"readlink", "pipe2", "getppid", "sched_yield", "wait4", "getdents",
-	"prctl(PR_GET_DUMPABLE)",
+	"readlink", "readlinkat", "pipe2", "getppid", "sched_yield", "wait4",
+	"getdents64", "getdents", "ptrace", "clone", "prctl(PR_GET_DUMPABLE)",
 };
 
 /* One of the calls only the sanitizer runtime needs; exits 0 if the call
- * got through (whatever it returned). */
+ * got through (whatever it returned: ptrace and clone are made to fail
+ * harmlessly, with no such process and invalid flags). */
 static void child_probe(int which)
 {
 	char buf[256];
@@ -109,6 +115,9 @@ static void child_probe(int which)
 	case PROBE_READLINK:
 		(void)!readlink("/proc/self/exe", buf, sizeof(buf));
 		break;
+	case PROBE_READLINKAT:
+		(void)!readlinkat(AT_FDCWD, "/proc/self/exe", buf, sizeof(buf));
+		break;
 	case PROBE_PIPE2:
 		(void)!pipe2(fds, 0);
 		break;
@@ -121,8 +130,22 @@ static void child_probe(int which)
 	case PROBE_WAIT4:
 		(void)wait4(-1, NULL, WNOHANG, NULL);
 		break;
-	case PROBE_GETDENTS:
+	case PROBE_GETDENTS64:
 		(void)syscall(SYS_getdents64, dir, buf, sizeof(buf));
+		break;
+	case PROBE_GETDENTS:
+#ifdef SYS_getdents
+		(void)syscall(SYS_getdents, dir, buf, sizeof(buf));
+#else
+		(void)syscall(SYS_getdents64, dir, buf, sizeof(buf));   /* the only one here */
+#endif
+		break;
+	case PROBE_PTRACE:
+		(void)ptrace(PTRACE_PEEKDATA, 0, NULL, NULL);
+		break;
+	case PROBE_CLONE:
+		/* CLONE_THREAD without CLONE_SIGHAND: EINVAL */
+		(void)syscall(SYS_clone, CLONE_THREAD, NULL, NULL, NULL, 0);
 		break;
 	case PROBE_PRCTL_DUMPABLE:
 		(void)prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
