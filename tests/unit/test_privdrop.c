@@ -189,6 +189,15 @@ static void widens_only_for_sanitizers(void **state)
 /* --- sanitizer reports under the filter --------------------------------- */
 
 #if PRIVDROP_SANITIZER_BUILD
+/* gcc's runtime symbolizes a report in the process (libbacktrace);
+ * clang's runs llvm-symbolizer, which the filter does not allow, so
+ * under clang reports need symbolize=0 and name no functions. */
+#if defined(__clang__)
+#define SYMBOLIZES_IN_PROCESS 0
+#else
+#define SYMBOLIZES_IN_PROCESS 1
+#endif
+
 /* Keeps the compiler from dropping the faulty accesses below. */
 static void *volatile sink;
 static char *volatile freed;
@@ -265,6 +274,13 @@ static void reports_survive_the_filter(void **state)
 	int st;
 
 	(void)state;
+	if (!SYMBOLIZES_IN_PROCESS &&
+	    !(opts && strstr(opts, "symbolize=0") && getenv("UBSAN_OPTIONS") &&
+	      strstr(getenv("UBSAN_OPTIONS"), "symbolize=0"))) {
+		close(fd);
+		unlink(errpath);
+		skip();   /* clang: needs symbolize=0 in ASAN_OPTIONS and UBSAN_OPTIONS */
+	}
 	assert_true(fd >= 0);
 	close(fd);
 	/* LeakSanitizer's check at exit finds nothing and gets through */
@@ -273,10 +289,12 @@ static void reports_survive_the_filter(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 	if (!opts || !strstr(opts, "detect_leaks=0"))
 		expect_report(child_leaks, errpath, "leak",
-			      "ERROR: LeakSanitizer: detected memory leaks", "child_leaks");
-	/* symbolized: the report names the function */
+			      "ERROR: LeakSanitizer: detected memory leaks",
+			      SYMBOLIZES_IN_PROCESS ? "child_leaks" : "SUMMARY: ");
+	/* symbolized (gcc): the report names the function */
 	expect_report(child_use_after_free, errpath, "use after free",
-		      "ERROR: AddressSanitizer: heap-use-after-free", "child_use_after_free");
+		      "ERROR: AddressSanitizer: heap-use-after-free",
+		      SYMBOLIZES_IN_PROCESS ? "child_use_after_free" : "SUMMARY: ");
 	expect_report(child_int_overflow, errpath, "integer overflow",
 		      "runtime error: signed integer overflow", "test_privdrop.c");
 	unlink(errpath);
