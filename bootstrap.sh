@@ -11,7 +11,8 @@
 # rebuilds only what changed.  Three out-of-tree builds live in the
 # source tree:
 #   build/        gcc, -Werror: the programs, every test, distcheck
-#   build-asan/   gcc, ASan+UBSan, -Werror: the unit tests again
+#   build-asan/   gcc, ASan+UBSan, -Werror: the unit tests again, and
+#                 the real-time program tests in SANITIZER_TESTS
 #   build-clang/  clang, -Werror, libFuzzer: compiles everything with
 #                 clang and runs each fuzzer for FUZZ_SECONDS
 set -uo pipefail

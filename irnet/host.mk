@@ -21,6 +21,11 @@ tests_unit_test_station_SOURCES = tests/unit/test_station.c
 tests_unit_test_station_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_station_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 
+UNIT_TESTS += tests/unit/test_privdrop
+tests_unit_test_privdrop_SOURCES = tests/unit/test_privdrop.c
+tests_unit_test_privdrop_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_privdrop_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+
 TESTS += tests/irdiscover-irwire.sh tests/hostcli-usage.sh
 TESTS += tests/station-speed-switch.sh
 EXTRA_DIST += tests/station-lib.sh
@@ -37,6 +42,12 @@ irnet_tools_irspray_SOURCES = irnet/tools/irspray.c
 irnet_tools_irspray_LDADD = irnet/tools/libhostcli.la irnet/lib/libirnet.la
 dist_man_MANS += man/irspray.1
 TESTS += tests/irspray-irwire.sh
+
+# The sanitizer build (make check-unit in build-asan/) runs the programs
+# in real time too, with the seccomp filter on: a sanitizer report from
+# either process fails the test (about 25 s at -j2).
+SANITIZER_TESTS += tests/irdiscover-irwire.sh tests/irspray-irwire.sh \
+	tests/station-speed-switch.sh
 
 # `make bench`: irspray against the raw irwire line (tests/irspray-bench.sh).
 BENCHMARKS += tests/irspray-bench.sh

@@ -12,7 +12,11 @@ irspray="$abs_top_builddir/irnet/tools/irspray"
 [ -x "$irspray" ] || fail "irspray not built"
 
 start_wire
+# A lock directory like /var/lock: sticky and world-writable, reachable
+# by the user the programs become (nobody, when the test runs as root).
 mkdir "$tmp/lock"
+chmod 1777 "$tmp/lock"
+chmod 755 "$tmp"
 "$irspray" --listen -D "$b" --lock-dir "$tmp/lock" >"$tmp/listen.out" 2>"$tmp/listen.err" &
 lpid=$!
 wait_for "$tmp/listen.out" '^listening on '
@@ -72,6 +76,9 @@ lpid=
 # The listener checked and reported 5 connections; the 8 x 2000 discard one got 16000.
 [ "$(grep -c '^Received ' "$tmp/listen.out")" -eq 5 ] || fail "listener did not report 5 connections"
 grep -q '^Received 16000 bytes' "$tmp/listen.out" || fail "listener: unidirectional bytes"
+
+# Every program removed its lock at exit, also after dropping root.
+[ -z "$(ls -A "$tmp/lock")" ] || fail "lock files left behind: $(ls -l "$tmp/lock")"
 
 # Nothing in range.
 "$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 1 >"$tmp/none.out" 2>"$tmp/none.err"; rc=$?

@@ -28,9 +28,10 @@ AM_TESTS_ENVIRONMENT = \
 
 EXTRA_DIST += tests/lib.sh
 
-# `make check-unit`: only the cmocka unit tests (the sanitizer build).
+# `make check-unit`: the cmocka unit tests and the SANITIZER_TESTS
+# scripts (the sanitizer build).
 check-unit:
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(UNIT_TESTS)'
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(UNIT_TESTS) $(SANITIZER_TESTS)'
 
 # `make check-fuzz`: run every libFuzzer harness for FUZZ_SECONDS each,
 # starting from its seed corpus in tests/fuzz/corpus/NAME.  Each run goes

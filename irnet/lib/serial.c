@@ -509,3 +509,15 @@ bool serial_has_modem_lines(const struct port *p)
 {
 	return real(p) && real(p)->have_lines;
 }
+
+int serial_lock_chown(struct port *p, uid_t uid, gid_t gid)
+{
+	const struct serial_port *sp = real(p);
+	char err[sizeof(p->error)];
+	if (!sp)
+		return 0;
+	int r = uucplock_chown(&sp->lock, uid, gid, err, sizeof(err));
+	if (r < 0)
+		port_fail(p, -r, "%s", err);
+	return r;
+}

@@ -12,6 +12,11 @@
  * event loop (eloop.h: the host registers serial_fd() there).  The other
  * implementation of struct port is the recording mock (mockport.h).
  *
+ * The lock file is removed on close.  A process that gives up root after
+ * serial_open hands it to its new user first (serial_lock_chown): the
+ * lock directory is sticky, so only the file's owner may unlink it (see
+ * privdrop.h for the sequence and the trade-off).
+ *
  * On a pseudo-terminal (the emulated wire, irwire) the modem-line ioctls
  * fail: the port then keeps the lines it was asked for in a shadow copy,
  * says so once at debug level, and carries on.
@@ -175,6 +180,14 @@ uint32_t serial_drain_margin_us(const struct port *p);
 bool serial_is_usb(const struct port *p);
 /* Whether modem-line ioctls work (false on a pty). */
 bool serial_has_modem_lines(const struct port *p);
+
+/* Gives the port's UUCP lock file to uid:gid (fchown, only while it
+ * still names this process), so that after dropping root to that user
+ * the close can still unlink it from the sticky lock directory.  Does
+ * nothing and returns 0 when the port has no lock file (lock_dir "", or
+ * p not from serial_open).  Returns 0 or -errno with a message naming
+ * the lock file in port_error(p). */
+int serial_lock_chown(struct port *p, uid_t uid, gid_t gid);
 
 /* Classifies a device's sysfs "subsystem" link target (the text of
  * readlink(/sys/class/tty/NAME/device/subsystem)): true when its last

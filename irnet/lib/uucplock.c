@@ -87,6 +87,14 @@ static ssize_t read_lock(const char *path, uint8_t *buf, size_t cap)
 	return n < 0 ? -e : n;
 }
 
+/* Whether a lock file's content (n bytes, or -errno) names pid. */
+static bool names_pid(const uint8_t *buf, ssize_t n, size_t cap, pid_t pid)
+{
+	pid_t owner;
+	return n > 0 && (size_t)n < cap && uucplock_parse(buf, (size_t)n, &owner) &&
+	       owner == pid;
+}
+
 static bool process_alive(pid_t pid)
 {
 	/* EPERM: it exists but belongs to another user */
@@ -212,16 +220,48 @@ int uucplock_acquire(struct uucplock *lk, const char *lock_dir,
 	return r;
 }
 
+int uucplock_chown(const struct uucplock *lk, uid_t uid, gid_t gid,
+		   char *err, size_t errlen)
+{
+	if (!lk->held)
+		return 0;
+	/* the descriptor pins the file that was checked: a symlink or a
+	 * lock put in its place meanwhile is never the one changed */
+	int fd = open(lk->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "cannot open lock file %s: %s", lk->path,
+			 strerror(e));
+		return -e;
+	}
+	uint8_t buf[LOCK_CONTENT_MAX];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	int r = 0;
+	if (n < 0) {
+		r = -errno;
+		snprintf(err, errlen, "cannot read lock file %s: %s", lk->path,
+			 strerror(-r));
+	} else if (!names_pid(buf, n, sizeof(buf), lk->pid)) {
+		r = -EBUSY;
+		snprintf(err, errlen, "lock file %s no longer names PID %d",
+			 lk->path, (int)lk->pid);
+	} else if (fchown(fd, uid, gid) < 0) {
+		r = -errno;
+		snprintf(err, errlen, "cannot give lock file %s to uid %u gid %u: %s",
+			 lk->path, (unsigned)uid, (unsigned)gid, strerror(-r));
+	}
+	close(fd);
+	return r;
+}
+
 void uucplock_release(struct uucplock *lk)
 {
 	if (!lk->held)
 		return;
 	uint8_t buf[LOCK_CONTENT_MAX];
 	ssize_t n = read_lock(lk->path, buf, sizeof(buf));
-	pid_t owner;
 	/* never remove a lock another process took over meanwhile */
-	if (n > 0 && (size_t)n < sizeof(buf) &&
-	    uucplock_parse(buf, (size_t)n, &owner) && owner == lk->pid)
+	if (names_pid(buf, n, sizeof(buf), lk->pid))
 		unlink(lk->path);
 	lk->held = false;
 }

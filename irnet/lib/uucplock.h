@@ -54,6 +54,14 @@ int uucplock_acquire(struct uucplock *lk, const char *lock_dir,
 		     const char *device, const struct logger *log,
 		     char *err, size_t errlen);
 
+/* Gives the lock file to uid:gid (fchown), so that a process that drops
+ * to that user can still unlink it from a sticky lock directory.  Only
+ * while the file still names this process; does nothing (returns 0) for
+ * a lock that is not held.  Returns 0, or -errno with a message naming
+ * the file (-EBUSY: another process's lock is there now). */
+int uucplock_chown(const struct uucplock *lk, uid_t uid, gid_t gid,
+		   char *err, size_t errlen);
+
 /* Removes the lock if it still names this process.  Safe to call on a
  * lock that is not held. */
 void uucplock_release(struct uucplock *lk);

@@ -135,6 +135,25 @@ static void on_signal(struct eloop *loop, int signo, void *ctx)
 	eloop_terminate(loop);
 }
 
+/* The lock file goes to the user we become, so that the close can still
+ * remove it from the sticky lock directory (privdrop.h). */
+static int give_lock(struct hostcli *h)
+{
+	char err[256];
+	uid_t uid;
+	gid_t gid;
+
+	if (privdrop_lookup(h->user, &uid, &gid, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", h->prog, err);
+		return -1;
+	}
+	if (serial_lock_chown(h->port, uid, gid) < 0) {
+		fprintf(stderr, "%s: %s\n", h->prog, port_error(h->port));
+		return -1;
+	}
+	return 0;
+}
+
 int hostcli_start(struct hostcli *h, struct stack_config *cfg)
 {
 	struct serial_config ser;
@@ -167,6 +186,8 @@ int hostcli_start(struct hostcli *h, struct stack_config *cfg)
 		fprintf(stderr, "%s: event loop: %s\n", h->prog, strerror(errno));
 		return HOSTCLI_EXIT_JOB;
 	}
+	if (geteuid() == 0 && give_lock(h) < 0)
+		return HOSTCLI_EXIT_JOB;
 	if (privdrop_user(h->user, &h->log, err, sizeof(err)) < 0 ||
 	    (h->seccomp && privdrop_seccomp(&h->log, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "%s: %s\n", h->prog, err);

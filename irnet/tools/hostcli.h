@@ -8,7 +8,9 @@
  * the privilege model needs (docs/irnet-host.md): the station's
  * configuration is checked, the port and the capture file are opened
  * while still root, the event loop gets SIGINT/SIGTERM (they end it),
- * then root is dropped and the system-call allow-list installed.
+ * the port's UUCP lock is handed to the user we become (so the close can
+ * remove it), then root is dropped and the system-call allow-list
+ * installed.
  *
  * Does not own: a program's own options or its short letters (the device
  * is -d in irdiscover and -D in irspray, where -d is irdaspray's

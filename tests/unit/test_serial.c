@@ -221,6 +221,77 @@ static void a_stale_lock_is_taken_over(void **state)
 	port_close(p);
 }
 
+/* serial_lock_chown: the lock goes to the given ids, and only our own. */
+static void the_lock_is_handed_to_a_user(void **state)
+{
+	struct fixture *f = *state;
+	struct port *p = open_ok(f);
+	struct stat st;
+	/* root may give it to anyone (the drop's target); others only to
+	 * themselves, and to nobody else */
+	uid_t uid = geteuid() == 0 ? 4242 : getuid();
+	gid_t gid = geteuid() == 0 ? 4343 : getgid();
+	assert_int_equal(serial_lock_chown(p, uid, gid), 0);
+	assert_int_equal(stat(f->lockfile, &st), 0);
+	assert_int_equal(st.st_uid, uid);
+	assert_int_equal(st.st_gid, gid);
+	if (geteuid() != 0) {
+		assert_int_equal(serial_lock_chown(p, 0, 0), -EPERM);
+		assert_non_null(strstr(port_error(p), f->lockfile));
+		assert_non_null(strstr(port_error(p), "uid 0"));
+		assert_int_equal(stat(f->lockfile, &st), 0);
+		assert_int_equal(st.st_uid, uid);
+	}
+	/* the port still works and the close still removes the lock */
+	assert_int_equal(port_write(p, "x", 1), 1);
+	port_close(p);
+	assert_int_equal(stat(f->lockfile, &st), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
+static void a_lock_not_ours_is_not_handed_over(void **state)
+{
+	struct fixture *f = *state;
+	struct port *p = open_ok(f);
+	struct stat before, after;
+	char other[16], tmp[PATH_MAX + 8];
+	/* another process took the lock over meanwhile (PID 1 is alive) */
+	int n = snprintf(other, sizeof(other), "%10d\n", 1);
+	assert_int_equal(stat(f->lockfile, &before), 0);
+	write_file(f->lockfile, other, (size_t)n);
+	assert_int_equal(serial_lock_chown(p, getuid() + 1, getgid() + 1), -EBUSY);
+	assert_non_null(strstr(port_error(p), f->lockfile));
+	assert_non_null(strstr(port_error(p), "no longer names PID"));
+	assert_int_equal(stat(f->lockfile, &after), 0);
+	assert_int_equal(after.st_uid, before.st_uid);
+	/* a symlink put in its place is not followed: its target keeps its
+	 * owner */
+	snprintf(tmp, sizeof(tmp), "%s/target", f->dir);
+	write_file(tmp, other, (size_t)n);
+	assert_int_equal(unlink(f->lockfile), 0);
+	assert_int_equal(symlink(tmp, f->lockfile), 0);
+	assert_int_equal(serial_lock_chown(p, getuid() + 1, getgid() + 1), -ELOOP);
+	assert_non_null(strstr(port_error(p), f->lockfile));
+	assert_int_equal(stat(tmp, &after), 0);
+	assert_int_equal(after.st_uid, getuid());
+	port_close(p);
+	/* the close left the foreign "lock" alone */
+	assert_int_equal(lstat(f->lockfile, &after), 0);
+}
+
+static void no_lock_nothing_to_hand_over(void **state)
+{
+	struct fixture *f = *state;
+	f->cfg.lock_dir = "";
+	struct port *p = open_ok(f);
+	assert_int_equal(serial_lock_chown(p, getuid() + 1, getgid() + 1), 0);
+	port_close(p);
+	struct port *m = mockport_new("mock", NULL);
+	assert_non_null(m);
+	assert_int_equal(serial_lock_chown(m, getuid() + 1, getgid() + 1), 0);
+	port_close(m);
+}
+
 static void read_master(int fd, uint8_t *buf, size_t len)
 {
 	size_t got = 0;
@@ -476,6 +547,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_lock_file_holds_our_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_second_open_is_refused_by_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_stale_lock_is_taken_over, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_lock_is_handed_to_a_user, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_lock_not_ours_is_not_handed_over, setup, teardown),
+		cmocka_unit_test_setup_teardown(no_lock_nothing_to_hand_over, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_byte_passes_both_ways, setup, teardown),
 		cmocka_unit_test_setup_teardown(modem_lines_on_a_pty_are_remembered, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_speed_switch_drains_then_reprograms, setup, teardown),
