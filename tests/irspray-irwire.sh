@@ -17,7 +17,7 @@ start_wire
 mkdir "$tmp/lock"
 chmod 1777 "$tmp/lock"
 chmod 755 "$tmp"
-"$irspray" --listen -D "$b" --lock-dir "$tmp/lock" >"$tmp/listen.out" 2>"$tmp/listen.err" &
+"$irspray" --listen -D "$b" --lock-dir "$tmp/lock" -v >"$tmp/listen.out" 2>"$tmp/listen.err" &
 lpid=$!
 wait_for "$tmp/listen.out" '^listening on '
 grep -Eq '^Seccomp:[[:space:]]+2' "/proc/$lpid/status" || fail "listener runs without seccomp"
@@ -27,7 +27,7 @@ rate='[0-9]+ bytes in [0-9]+\.[0-9]{3} seconds \([0-9]+\.[0-9]{2} kbytes/s\)'
 run() {
 	name=$1 lines=$2
 	shift 2
-	"$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; rc=$?
+	"$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 -v "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; rc=$?
 	[ $rc -eq 0 ] || fail "$name: exit $rc"
 	[ "$(grep -Ec "^(Transmitted|Received) $rate\$" "$tmp/$name.out")" -eq "$lines" ] ||
 		fail "$name: not $lines stream lines"

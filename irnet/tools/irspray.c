@@ -278,11 +278,20 @@ static void on_lsap(void *ctx, int ret, const struct ias_response *resp)
 	int lsap = ret == IAS_SUCCESS ? ias_lsap_sel(resp) : -1;
 	struct ttp_config tc;
 
+	if (ret < 0) {
+		/* No answer at all: the link (or the IAS connection) failed. */
+		fprintf(stderr, "irspray: %s: IAS query to station 0x%08x failed: %s\n",
+			sp->o.h.device, sp->peer,
+			ret == -ECONNRESET ? "the link or the IAS connection went down" :
+			ret == -ETIMEDOUT ? "no answer" : strerror(-ret));
+		sp->failed = true;
+		eloop_terminate(sp->loop);
+		return;
+	}
 	if (lsap < 0) {
 		fprintf(stderr, "irspray: %s: station 0x%08x has no %s service (IAS: %s)\n",
 			sp->o.h.device, sp->peer, sp->o.unidir ? CLASS_DISCARD : CLASS_ECHO,
-			ret == IAS_NO_SUCH_CLASS ? "no such class" :
-			ret < 0 ? strerror(-ret) : "bad answer");
+			ret == IAS_NO_SUCH_CLASS ? "no such class" : "bad answer");
 		sp->failed = true;
 		eloop_terminate(sp->loop);
 		return;

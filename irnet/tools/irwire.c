@@ -42,8 +42,13 @@
 #define EXIT_USAGE 2
 
 /* Read a side's bytes only when its queue on the line is shorter than
- * this, so the writer's tcdrain() returns about when the line is done. */
-#define TX_LEAD_US 4000
+ * this: the writer blocks once the pty's buffer is full, as on a slow
+ * UART.  (tcdrain() on a pty returns at once on Linux, so it cannot tell
+ * a process when its bytes have left; the stations wait the computed
+ * line time before a speed switch.)  Long enough that a loaded machine
+ * still has the bytes of a frame read before its writer, having waited
+ * out the line time, switches speed; a lead of 4 ms left too little. */
+#define TX_LEAD_US 50000
 /* Batch deliveries: a UART driver hands bytes up in bursts too. */
 #define RX_BATCH_US 1000
 /* ...but the tail of a burst comes up when the line has been quiet this

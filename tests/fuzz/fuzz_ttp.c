@@ -103,6 +103,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		while (irlmp_pull(lm, buf, 64) > 0)
 			;
+		/* deferred calls (TinyTP's writable event) */
+		if (irlmp_deadline(lm) == 0)
+			irlmp_tick(lm, 0);
+		if (!r.t)
+			break;
 	}
 	if (r.t)
 		ttp_disconnect(r.t);
