@@ -494,11 +494,24 @@ static void raw_send(struct world *w, const uint8_t *sdu, size_t len)
 	assert_int_equal(ttp_send(w->raw, sdu, len), 0);
 }
 
+/* Opens the raw TinyTP peer to the server and sends it a service type. */
+static void raw_open(struct world *w, uint8_t service_type)
+{
+	struct ttp_config tc;
+	const uint8_t service[] = { 0x03, IRCOMM_PI_SERVICE_TYPE, 0x01, service_type };
+
+	ttp_config_defaults(&tc);
+	tc.max_sdu = 0;
+	w->raw = ttp_connect(w->lm[0], addr[1], ircomm_server_lsap(w->srv), &tc, raw_event, w,
+			     sim_now(w->sim));
+	assert_non_null(w->raw);
+	assert_true(run(w, raw_connected_fn, 20 * SEC));
+	raw_send(w, service, sizeof(service));
+}
+
 static void malformed_control(void **state)
 {
 	struct world *w = world_new(IRCOMM_SVC_9WIRE);
-	struct ttp_config tc;
-	const uint8_t service[] = { 0x03, 0x00, 0x01, 0x04 };
 	/* clen 4 holding a cut item (data rate PL 4, 2 bytes), then data */
 	const uint8_t cut[] = { 0x04, 0x10, 0x04, 0x00, 0x00, 'a', 'b', 'c' };
 	/* clen 9 past the end of a 5-byte SDU: dropped whole */
@@ -508,13 +521,7 @@ static void malformed_control(void **state)
 	const struct ircomm_stats *st;
 
 	(void)state;
-	ttp_config_defaults(&tc);
-	tc.max_sdu = 0;
-	w->raw = ttp_connect(w->lm[0], addr[1], ircomm_server_lsap(w->srv), &tc, raw_event, w,
-			     sim_now(w->sim));
-	assert_non_null(w->raw);
-	assert_true(run(w, raw_connected_fn, 20 * SEC));
-	raw_send(w, service, sizeof(service));
+	raw_open(w, IRCOMM_SVC_9WIRE);
 	assert_true(run(w, raw_up, sim_now(w->sim) + 5 * SEC));
 	assert_int_equal(ircomm_service_type(w->sv.c), IRCOMM_SVC_9WIRE);
 	raw_send(w, cut, sizeof(cut));
@@ -542,17 +549,9 @@ static void malformed_control(void **state)
 static void unoffered_service_refused(void **state)
 {
 	struct world *w = world_new(IRCOMM_SVC_3WIRE);
-	struct ttp_config tc;
-	const uint8_t service[] = { 0x03, 0x00, 0x01, 0x04 };
 
 	(void)state;
-	ttp_config_defaults(&tc);
-	tc.max_sdu = 0;
-	w->raw = ttp_connect(w->lm[0], addr[1], ircomm_server_lsap(w->srv), &tc, raw_event, w,
-			     sim_now(w->sim));
-	assert_non_null(w->raw);
-	assert_true(run(w, raw_connected_fn, 20 * SEC));
-	raw_send(w, service, sizeof(service));
+	raw_open(w, IRCOMM_SVC_9WIRE);
 	assert_true(run(w, raw_down, sim_now(w->sim) + 10 * SEC));
 	assert_int_equal(w->sv.connected, 0);
 	assert_int_equal(w->sv.disconnected, 0); /* never connected: no event */
