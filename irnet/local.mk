@@ -13,3 +13,4 @@ include irnet/irlap.mk
 include irnet/port.mk
 include irnet/lmp.mk
 include irnet/host.mk
+include irnet/ppp.mk
