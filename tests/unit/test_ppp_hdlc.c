@@ -142,6 +142,41 @@ static size_t encode(uint32_t accm, const uint8_t *f, size_t n, unsigned flags,
 	return (size_t)r;
 }
 
+/* One piece of a test line: a frame to encode, or bytes as they are. */
+#define RAW 0x100u
+struct piece {
+	const uint8_t *f;
+	size_t n;
+	unsigned flags;		/* ppp_hdlc_encode() flags, or RAW */
+};
+
+static size_t build_line(uint32_t accm, const struct piece *p, size_t count,
+			 uint8_t *line, size_t cap)
+{
+	struct ppp_hdlc_encoder e;
+	struct wcursor w;
+
+	ppp_hdlc_encoder_init(&e, accm);
+	wcursor_init(&w, line, cap);
+	for (size_t i = 0; i < count; i++) {
+		if (p[i].flags & RAW)
+			assert_true(wcursor_bytes(&w, p[i].f, p[i].n));
+		else
+			assert_true(ppp_hdlc_encode(&e, &w, p[i].f, p[i].n, p[i].flags) > 0);
+	}
+	return wcursor_len(&w);
+}
+
+/* A new decoder, the collector emptied, fed the whole line. */
+static struct ppp_hdlc_decoder *decode_line(struct collector *c, size_t max_frame,
+					     uint32_t rx_accm, const uint8_t *line, size_t n)
+{
+	memset(c, 0, offsetof(struct collector, frame));
+	struct ppp_hdlc_decoder *d = decoder(c, max_frame, rx_accm, NULL);
+	ppp_hdlc_decoder_feed(d, line, n);
+	return d;
+}
+
 static uint32_t rng_next(uint32_t *s)
 {
 	*s ^= *s << 13;
@@ -433,10 +468,8 @@ static void every_single_bit_flip_is_rejected(void **state)
 		size_t nb = encode(accms[ai], lcp_frame, sizeof(lcp_frame), 0,
 				   line + na, sizeof(line) - na);
 		for (size_t bit = 0; bit < na * 8; bit++) {
-			memset(c, 0, offsetof(struct collector, frame));
 			line[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-			struct ppp_hdlc_decoder *d = decoder(c, 0, rx, NULL);
-			ppp_hdlc_decoder_feed(d, line, na + nb);
+			struct ppp_hdlc_decoder *d = decode_line(c, 0, rx, line, na + nb);
 			line[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 			/* frame A is never delivered, damaged or cut; B is */
 			for (size_t i = 0; i < c->count; i++)
@@ -449,32 +482,39 @@ static void every_single_bit_flip_is_rejected(void **state)
 	free(c);
 }
 
+/* Junk or damage, then the LCP frame: exactly the LCP frame comes out
+ * and the counters are exactly want (bytes and frames aside). */
+static struct ppp_hdlc_decoder *after_prefix(struct collector *c, const uint8_t *prefix,
+					      size_t plen, unsigned lcp_flags,
+					      struct ppp_hdlc_rx_counters want)
+{
+	uint8_t line[256];
+	const struct piece p[] = {
+		{ prefix, plen, RAW },
+		{ lcp_frame, sizeof(lcp_frame), lcp_flags },
+	};
+	size_t n = build_line(PPP_HDLC_ACCM_ALL, p, 2, line, sizeof(line));
+	struct ppp_hdlc_decoder *d = decode_line(c, 0, 0, line, n);
+	assert_int_equal(c->count, 1);
+	assert_frame(c, 0, lcp_frame, sizeof(lcp_frame));
+	want.bytes = n;
+	want.frames = 1;
+	assert_memory_equal(ppp_hdlc_decoder_counters(d), &want, sizeof(want));
+	return d;
+}
+
 static void abort_sequence_drops_the_frame_and_its_flag_opens_the_next(void **state)
 {
 	(void)state;
 	struct collector *c = new_collector();
-	uint8_t line[256];
-	struct wcursor w;
-
-	wcursor_init(&w, line, sizeof(line));
 	static const uint8_t partial[] = { 0x7E, 0xFF, 0x03, 0xC0, 0x21, 0x7D, 0x7E };
-	wcursor_bytes(&w, partial, sizeof(partial));
-	struct ppp_hdlc_encoder e;
-	ppp_hdlc_encoder_init(&e, PPP_HDLC_ACCM_ALL);
 	/* the abort's 7E is the only flag in front of the next frame */
-	assert_true(ppp_hdlc_encode(&e, &w, lcp_frame, sizeof(lcp_frame),
-				    PPP_HDLC_ENC_NO_OPEN_FLAG) > 0);
-	struct ppp_hdlc_decoder *d = decoder(c, 0, 0, NULL);
-	ppp_hdlc_decoder_feed(d, line, wcursor_len(&w));
-	assert_int_equal(c->count, 1);
-	assert_frame(c, 0, lcp_frame, sizeof(lcp_frame));
-	const struct ppp_hdlc_rx_counters *n = ppp_hdlc_decoder_counters(d);
-	assert_int_equal(n->aborts, 1);
-	assert_int_equal(n->fcs_errors, 0);
+	struct ppp_hdlc_decoder *d = after_prefix(c, partial, sizeof(partial),
+		PPP_HDLC_ENC_NO_OPEN_FLAG, (struct ppp_hdlc_rx_counters){ .aborts = 1 });
 	/* an abort right after a flag (nothing stored) is still an abort */
 	static const uint8_t bare_abort[] = { 0x7E, 0x7D, 0x7E };
 	ppp_hdlc_decoder_feed(d, bare_abort, sizeof(bare_abort));
-	assert_int_equal(n->aborts, 2);
+	assert_int_equal(ppp_hdlc_decoder_counters(d)->aborts, 2);
 	assert_int_equal(ppp_hdlc_decoder_state(d), PPP_HDLC_RX_DATA);
 	ppp_hdlc_decoder_free(d);
 	free(c);
@@ -484,20 +524,9 @@ static void escape_escape_is_dropped_until_the_next_flag(void **state)
 {
 	(void)state;
 	struct collector *c = new_collector();
-	uint8_t line[128];
 	static const uint8_t bad[] = { 0x7E, 0xFF, 0x7D, 0x7D, 0x41, 0x42, 0x7E };
-
-	memcpy(line, bad, sizeof(bad));
-	size_t n = sizeof(bad) + encode(0, lcp_frame, sizeof(lcp_frame),
-					PPP_HDLC_ENC_NO_OPEN_FLAG, line + sizeof(bad),
-					sizeof(line) - sizeof(bad));
-	struct ppp_hdlc_decoder *d = decoder(c, 0, 0, NULL);
-	ppp_hdlc_decoder_feed(d, line, n);
-	assert_int_equal(c->count, 1);
-	assert_frame(c, 0, lcp_frame, sizeof(lcp_frame));
-	assert_int_equal(ppp_hdlc_decoder_counters(d)->escape_errors, 1);
-	assert_int_equal(ppp_hdlc_decoder_counters(d)->hunt_discards, 2);
-	ppp_hdlc_decoder_free(d);
+	ppp_hdlc_decoder_free(after_prefix(c, bad, sizeof(bad), PPP_HDLC_ENC_NO_OPEN_FLAG,
+		(struct ppp_hdlc_rx_counters){ .escape_errors = 1, .hunt_discards = 2 }));
 	free(c);
 }
 
@@ -506,26 +535,20 @@ static void back_to_back_frames_share_one_flag(void **state)
 	(void)state;
 	struct collector *c = new_collector();
 	uint8_t line[256];
-	struct ppp_hdlc_encoder e;
-	struct wcursor w;
-
-	ppp_hdlc_encoder_init(&e, 0);
-	wcursor_init(&w, line, sizeof(line));
-	assert_true(ppp_hdlc_encode(&e, &w, lcp_frame, sizeof(lcp_frame), 0) > 0);
-	assert_true(ppp_hdlc_encode(&e, &w, ipcp_frame, sizeof(ipcp_frame),
-				    PPP_HDLC_ENC_NO_OPEN_FLAG) > 0);
-	assert_true(ppp_hdlc_encode(&e, &w, lcp_frame, sizeof(lcp_frame),
-				    PPP_HDLC_ENC_NO_OPEN_FLAG) > 0);
+	const struct piece p[] = {
+		{ lcp_frame, sizeof(lcp_frame), 0 },
+		{ ipcp_frame, sizeof(ipcp_frame), PPP_HDLC_ENC_NO_OPEN_FLAG },
+		{ lcp_frame, sizeof(lcp_frame), PPP_HDLC_ENC_NO_OPEN_FLAG },
+	};
+	size_t n = build_line(0, p, 3, line, sizeof(line));
 	size_t flags = 0;
-	for (size_t i = 0; i < wcursor_len(&w); i++)
+	for (size_t i = 0; i < n; i++)
 		flags += line[i] == 0x7E;
 	assert_int_equal(flags, 4);
-	struct ppp_hdlc_decoder *d = decoder(c, 0, 0, NULL);
-	ppp_hdlc_decoder_feed(d, line, wcursor_len(&w));
+	struct ppp_hdlc_decoder *d = decode_line(c, 0, 0, line, n);
 	assert_int_equal(c->count, 3);
-	assert_frame(c, 0, lcp_frame, sizeof(lcp_frame));
-	assert_frame(c, 1, ipcp_frame, sizeof(ipcp_frame));
-	assert_frame(c, 2, lcp_frame, sizeof(lcp_frame));
+	for (size_t i = 0; i < 3; i++)
+		assert_frame(c, i, p[i].f, p[i].n);
 	assert_int_equal(ppp_hdlc_decoder_counters(d)->empty, 0);
 	ppp_hdlc_decoder_free(d);
 	free(c);
@@ -535,33 +558,20 @@ static void empty_frames_and_runts_are_counted_not_delivered(void **state)
 {
 	(void)state;
 	struct collector *c = new_collector();
+	uint8_t line[16];
 	/* noise before the first flag, three empty frames, runts of one and
 	 * two bytes, then the LCP frame (its own opening flag makes one more
 	 * empty frame) */
-	uint8_t line[128];
 	static const uint8_t head[] = {
 		0x41, 0x42, 0x7E, 0x7E, 0x7E, 0x7E, 0x55, 0x7E, 0x55, 0x7D, 0x5E, 0x7E,
 	};
-	memcpy(line, head, sizeof(head));
-	size_t n = sizeof(head) + encode(0, lcp_frame, sizeof(lcp_frame), 0,
-					 line + sizeof(head), sizeof(line) - sizeof(head));
-	struct ppp_hdlc_decoder *d = decoder(c, 0, 0, NULL);
-	ppp_hdlc_decoder_feed(d, line, n);
-	assert_int_equal(c->count, 1);
-	assert_frame(c, 0, lcp_frame, sizeof(lcp_frame));
-	const struct ppp_hdlc_rx_counters *k = ppp_hdlc_decoder_counters(d);
-	assert_int_equal(k->hunt_discards, 2);
-	assert_int_equal(k->empty, 4);
-	assert_int_equal(k->runts, 2);
-	assert_int_equal(k->fcs_errors, 0);
-	ppp_hdlc_decoder_free(d);
+	ppp_hdlc_decoder_free(after_prefix(c, head, sizeof(head), 0,
+		(struct ppp_hdlc_rx_counters){ .hunt_discards = 2, .empty = 4, .runts = 2 }));
 
 	/* the shortest good frame: one byte and its FCS */
-	memset(c, 0, offsetof(struct collector, frame));
 	static const uint8_t one[] = { 0x21 };
-	n = encode(0, one, 1, 0, line, sizeof(line));
-	d = decoder(c, 0, 0, NULL);
-	ppp_hdlc_decoder_feed(d, line, n);
+	size_t n = encode(0, one, 1, 0, line, sizeof(line));
+	struct ppp_hdlc_decoder *d = decode_line(c, 0, 0, line, n);
 	assert_int_equal(c->count, 1);
 	assert_frame(c, 0, one, 1);
 	ppp_hdlc_decoder_free(d);
@@ -573,19 +583,17 @@ static void too_long_frame_is_dropped_then_the_next_decodes(void **state)
 	(void)state;
 	struct collector *c = new_collector();
 	uint8_t f[40], line[256];
-	struct ppp_hdlc_encoder e;
-	struct wcursor w;
 
 	for (size_t i = 0; i < sizeof(f); i++)
 		f[i] = (uint8_t)(0x30 + i);
-	ppp_hdlc_encoder_init(&e, 0);
-	wcursor_init(&w, line, sizeof(line));
-	assert_true(ppp_hdlc_encode(&e, &w, f, 17, 0) > 0);	/* one too many */
-	assert_true(ppp_hdlc_encode(&e, &w, f, 16, PPP_HDLC_ENC_NO_OPEN_FLAG) > 0);
-	assert_true(ppp_hdlc_encode(&e, &w, f, 40, PPP_HDLC_ENC_NO_OPEN_FLAG) > 0);
-	assert_true(ppp_hdlc_encode(&e, &w, f + 1, 3, PPP_HDLC_ENC_NO_OPEN_FLAG) > 0);
-	struct ppp_hdlc_decoder *d = decoder(c, 16, 0, NULL);
-	ppp_hdlc_decoder_feed(d, line, wcursor_len(&w));
+	const struct piece p[] = {
+		{ f, 17, 0 },			/* one too many */
+		{ f, 16, PPP_HDLC_ENC_NO_OPEN_FLAG },
+		{ f, 40, PPP_HDLC_ENC_NO_OPEN_FLAG },
+		{ f + 1, 3, PPP_HDLC_ENC_NO_OPEN_FLAG },
+	};
+	size_t n = build_line(0, p, 4, line, sizeof(line));
+	struct ppp_hdlc_decoder *d = decode_line(c, 16, 0, line, n);
 	assert_int_equal(c->count, 2);
 	assert_frame(c, 0, f, 16);
 	assert_frame(c, 1, f + 1, 3);
@@ -594,15 +602,13 @@ static void too_long_frame_is_dropped_then_the_next_decodes(void **state)
 	ppp_hdlc_decoder_free(d);
 
 	/* a flagless flood never grows anything: counted, then recovery */
-	memset(c, 0, offsetof(struct collector, frame));
-	d = decoder(c, 16, 0, NULL);
 	static const uint8_t flag = 0x7E;
-	ppp_hdlc_decoder_feed(d, &flag, 1);
+	d = decode_line(c, 16, 0, &flag, 1);
 	for (int i = 0; i < 1000; i++)
 		ppp_hdlc_decoder_feed(d, f, sizeof(f));
 	assert_int_equal(ppp_hdlc_decoder_state(d), PPP_HDLC_RX_HUNT);
 	assert_int_equal(ppp_hdlc_decoder_counters(d)->too_long, 1);
-	size_t n = encode(0, lcp_frame, 4, 0, line, sizeof(line));
+	n = encode(0, lcp_frame, 4, 0, line, sizeof(line));
 	ppp_hdlc_decoder_feed(d, line, n);
 	assert_int_equal(c->count, 1);
 	assert_frame(c, 0, lcp_frame, 4);
@@ -637,8 +643,7 @@ static void receive_accm_removes_inserted_control_characters(void **state)
 			inserted++;
 		}
 	}
-	struct ppp_hdlc_decoder *d = decoder(c, 0, xonxoff, NULL);
-	ppp_hdlc_decoder_feed(d, line, m);
+	struct ppp_hdlc_decoder *d = decode_line(c, 0, xonxoff, line, m);
 	assert_int_equal(c->count, 1);
 	assert_frame(c, 0, f, sizeof(f));
 	assert_int_equal(ppp_hdlc_decoder_counters(d)->accm_discards, inserted);
@@ -647,23 +652,19 @@ static void receive_accm_removes_inserted_control_characters(void **state)
 
 	/* without them in the receive ACCM, the inserted bytes are data and
 	 * the FCS catches them */
-	memset(c, 0, offsetof(struct collector, frame));
-	d = decoder(c, 0, 0, NULL);
-	ppp_hdlc_decoder_feed(d, line, m);
+	d = decode_line(c, 0, 0, line, m);
 	assert_int_equal(c->count, 0);
 	assert_int_equal(ppp_hdlc_decoder_counters(d)->accm_discards, 0);
 	ppp_hdlc_decoder_free(d);
 
 	/* a receive ACCM of all control characters with a sender that did not
 	 * escape them loses real data: why the helper's rx ACCM is 0 */
-	memset(c, 0, offsetof(struct collector, frame));
 	n = encode(0, f, sizeof(f), 0, clean, sizeof(clean));
 	size_t controls = 0;
 	for (size_t i = 0; i < n; i++)
 		controls += clean[i] < 0x20;
 	assert_true(controls >= 6);
-	d = decoder(c, 0, PPP_HDLC_ACCM_ALL, NULL);
-	ppp_hdlc_decoder_feed(d, clean, n);
+	d = decode_line(c, 0, PPP_HDLC_ACCM_ALL, clean, n);
 	assert_int_equal(c->count, 0);
 	assert_int_equal(ppp_hdlc_decoder_counters(d)->accm_discards, controls);
 	ppp_hdlc_decoder_free(d);
@@ -702,9 +703,7 @@ static void frames_pass_through_unchanged_both_ways(void **state)
 		assert_int_equal(r, v[i].n + 2);
 		assert_memory_equal(raw, v[i].f, v[i].n);
 		/* pty -> IrNET: the decoded frame is the SDU, byte for byte */
-		memset(c, 0, offsetof(struct collector, frame));
-		struct ppp_hdlc_decoder *d = decoder(c, 0, 0, NULL);
-		ppp_hdlc_decoder_feed(d, line, n);
+		struct ppp_hdlc_decoder *d = decode_line(c, 0, 0, line, n);
 		assert_int_equal(c->count, 1);
 		assert_frame(c, 0, v[i].f, v[i].n);
 		ppp_hdlc_decoder_free(d);
@@ -825,25 +824,23 @@ static void reset_from_the_callback_drops_the_rest(void **state)
 	(void)state;
 	struct collector *c = new_collector();
 	uint8_t line[256];
-	struct ppp_hdlc_encoder e;
-	struct wcursor w;
-
-	ppp_hdlc_encoder_init(&e, 0);
-	wcursor_init(&w, line, sizeof(line));
-	assert_true(ppp_hdlc_encode(&e, &w, lcp_frame, sizeof(lcp_frame), 0) > 0);
-	/* shares the flag: after a reset it is not seen */
-	assert_true(ppp_hdlc_encode(&e, &w, ipcp_frame, sizeof(ipcp_frame),
-				    PPP_HDLC_ENC_NO_OPEN_FLAG) > 0);
-	assert_true(ppp_hdlc_encode(&e, &w, ipcp_frame, sizeof(ipcp_frame), 0) > 0);
+	const struct piece p[] = {
+		{ lcp_frame, sizeof(lcp_frame), 0 },
+		/* shares the flag: after a reset it is not seen */
+		{ ipcp_frame, sizeof(ipcp_frame), PPP_HDLC_ENC_NO_OPEN_FLAG },
+		{ ipcp_frame, sizeof(ipcp_frame), 0 },
+	};
+	size_t n = build_line(0, p, 3, line, sizeof(line));
 	struct ppp_hdlc_decoder *d = decoder(c, 0, 0, NULL);
 	c->reset_me = d;
-	ppp_hdlc_decoder_feed(d, line, wcursor_len(&w));
+	ppp_hdlc_decoder_feed(d, line, n);
 	/* the first frame resets the decoder, so the second is thrown away
 	 * while hunting; its closing flag ends the hunt and the third
 	 * decodes (and resets again) */
 	assert_int_equal(c->count, 2);
 	assert_frame(c, 0, lcp_frame, sizeof(lcp_frame));
 	assert_frame(c, 1, ipcp_frame, sizeof(ipcp_frame));
+	assert_int_equal(ppp_hdlc_decoder_counters(d)->hunt_discards, sizeof(ipcp_accm_none) - 2);
 	assert_null(ppp_hdlc_decoder_new(&(struct ppp_hdlc_decoder_config){ .on_frame = NULL }));
 	assert_null(ppp_hdlc_decoder_new(NULL));
 	ppp_hdlc_decoder_free(NULL);
