@@ -14,3 +14,4 @@ include irnet/port.mk
 include irnet/lmp.mk
 include irnet/host.mk
 include irnet/ircomm.mk
+include irnet/ppp.mk
