@@ -16,7 +16,7 @@ tests_unit_test_sir_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 
 if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_sir
-tests_fuzz_fuzz_sir_SOURCES = tests/fuzz/fuzz_sir.c
+tests_fuzz_fuzz_sir_SOURCES = tests/fuzz/fuzz_sir.c tests/fuzz/fuzz_chunks.h
 tests_fuzz_fuzz_sir_LDADD = irnet/lib/libirnet.la
 tests_fuzz_fuzz_sir_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
@@ -64,5 +64,5 @@ EXTRA_DIST += tests/irwire.sh
 # make bench
 BENCHMARKS += tests/bench/bench_sir
 noinst_PROGRAMS += tests/bench/bench_sir
-tests_bench_bench_sir_SOURCES = tests/bench/bench_sir.c
+tests_bench_bench_sir_SOURCES = tests/bench/bench_sir.c tests/bench/bench_clock.h
 tests_bench_bench_sir_LDADD = irnet/lib/libirnet.la

@@ -17,7 +17,7 @@ TESTS += tests/ppp-hdlc-pppdump.tap
 
 if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_ppp_hdlc
-tests_fuzz_fuzz_ppp_hdlc_SOURCES = tests/fuzz/fuzz_ppp_hdlc.c
+tests_fuzz_fuzz_ppp_hdlc_SOURCES = tests/fuzz/fuzz_ppp_hdlc.c tests/fuzz/fuzz_chunks.h
 tests_fuzz_fuzz_ppp_hdlc_LDADD = irnet/lib/libirnet.la
 tests_fuzz_fuzz_ppp_hdlc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 endif
@@ -25,5 +25,5 @@ endif
 # make bench
 BENCHMARKS += tests/bench/bench_ppp_hdlc
 noinst_PROGRAMS += tests/bench/bench_ppp_hdlc
-tests_bench_bench_ppp_hdlc_SOURCES = tests/bench/bench_ppp_hdlc.c
+tests_bench_bench_ppp_hdlc_SOURCES = tests/bench/bench_ppp_hdlc.c tests/bench/bench_clock.h
 tests_bench_bench_ppp_hdlc_LDADD = irnet/lib/libirnet.la

@@ -15,18 +15,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "ppp_hdlc.h"
 
 #define FRAME 1500
 #define FRAMES 256
 #define CHUNK 4096
 
-static double seconds(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static void on_frame(void *ctx, const uint8_t *f, size_t n)
 {
@@ -41,7 +36,7 @@ static int encode_run(uint32_t accm, uint8_t (*frames)[FRAME], uint8_t *line,
 	struct ppp_hdlc_encoder e;
 	struct wcursor w;
 	uint64_t in = 0;
-	double t0 = seconds(), t;
+	double t0 = bench_seconds(), t;
 
 	ppp_hdlc_encoder_init(&e, accm);
 	do {
@@ -50,7 +45,7 @@ static int encode_run(uint32_t accm, uint8_t (*frames)[FRAME], uint8_t *line,
 			if (ppp_hdlc_encode(&e, &w, frames[i], FRAME, 0) < 0)
 				return -1;
 		in += (uint64_t)FRAMES * FRAME;
-		t = seconds();
+		t = bench_seconds();
 	} while (t - t0 < 0.5);
 	*line_len = wcursor_len(&w);
 	printf("bench: %s %.1f MB/s\n", name, (double)in / (t - t0) / 1e6);
@@ -64,13 +59,13 @@ static int decode_run(const uint8_t *line, size_t line_len, const char *name)
 	struct ppp_hdlc_decoder *d = ppp_hdlc_decoder_new(&cfg);
 	if (!d)
 		return -1;
-	double t0 = seconds(), t;
+	double t0 = bench_seconds(), t;
 	do {
 		for (size_t at = 0; at < line_len; at += CHUNK)
 			ppp_hdlc_decoder_feed(d, line + at,
 					      line_len - at < CHUNK ? line_len - at : CHUNK);
 		in += line_len;
-		t = seconds();
+		t = bench_seconds();
 	} while (t - t0 < 0.5);
 	ppp_hdlc_decoder_free(d);
 	if (delivered != in / line_len * FRAMES * FRAME) {

@@ -11,17 +11,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "sir.h"
 
 #define FRAME 2050
 #define FRAMES 256
 
-static double seconds(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static size_t delivered;
 
@@ -47,7 +42,7 @@ int main(void)
 	/* encode: repeat until 0.5 s have passed */
 	struct wcursor w;
 	size_t line_len = 0;
-	double t0 = seconds(), t;
+	double t0 = bench_seconds(), t;
 	uint64_t in = 0;
 	do {
 		wcursor_init(&w, line, cap);
@@ -56,7 +51,7 @@ int main(void)
 				return 1;
 		in += (uint64_t)FRAMES * FRAME;
 		line_len = wcursor_len(&w);
-		t = seconds();
+		t = bench_seconds();
 	} while (t - t0 < 0.5);
 	printf("bench: sir_encode_throughput %.1f MB/s\n", (double)in / (t - t0) / 1e6);
 
@@ -65,12 +60,12 @@ int main(void)
 	if (!d)
 		return 1;
 	in = 0;
-	t0 = seconds();
+	t0 = bench_seconds();
 	do {
 		for (size_t at = 0; at < line_len; at += 4096)
 			sir_decoder_feed(d, line + at, line_len - at < 4096 ? line_len - at : 4096);
 		in += line_len;
-		t = seconds();
+		t = bench_seconds();
 	} while (t - t0 < 0.5);
 	if (delivered != in / line_len * FRAMES * FRAME) {
 		fprintf(stderr, "bench_sir: decoder lost frames\n");

@@ -18,7 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_chunks.h"
 #include "ppp_hdlc.h"
+
+/* The decoder's feed, as fuzz_feed_chunks calls it. */
+static void feed_decoder(void *ctx, const uint8_t *b, size_t k)
+{
+	ppp_hdlc_decoder_feed(ctx, b, k);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -97,17 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!c.line || !c.again || !d)
 		abort();
 
-	size_t at = 0;
-	while (at < n) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		size_t k = 1 + seed % 64;
-		if (k > n - at)
-			k = n - at;
-		ppp_hdlc_decoder_feed(d, line + at, k);
-		at += k;
-	}
+	fuzz_feed_chunks(line, n, seed, feed_decoder, d);
 	const struct ppp_hdlc_rx_counters *cn = ppp_hdlc_decoder_counters(d);
 	size_t flags = 0;
 	for (size_t i = 0; i < n; i++)

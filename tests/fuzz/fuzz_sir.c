@@ -16,7 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_chunks.h"
 #include "sir.h"
+
+/* The decoder's feed, as fuzz_feed_chunks calls it. */
+static void feed_decoder(void *ctx, const uint8_t *b, size_t k)
+{
+	sir_decoder_feed(ctx, b, k);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -149,17 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(r.buf);
 		return 0;
 	}
-	size_t at = 0;
-	while (at < n) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		size_t k = 1 + seed % 64;
-		if (k > n - at)
-			k = n - at;
-		sir_decoder_feed(d, line + at, k);
-		at += k;
-	}
+	fuzz_feed_chunks(line, n, seed, feed_decoder, d);
 	if (c.next != r.count)
 		abort();
 	const struct sir_counters *cn = sir_decoder_counters(d);
