@@ -64,5 +64,5 @@ EXTRA_DIST += tests/irwire.sh
 # make bench
 BENCHMARKS += tests/bench/bench_sir
 noinst_PROGRAMS += tests/bench/bench_sir
-tests_bench_bench_sir_SOURCES = tests/bench/bench_sir.c tests/bench/bench_clock.h
+tests_bench_bench_sir_SOURCES = tests/bench/bench_sir.c tests/bench/bench_util.h
 tests_bench_bench_sir_LDADD = irnet/lib/libirnet.la

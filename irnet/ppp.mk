@@ -25,5 +25,5 @@ endif
 # make bench
 BENCHMARKS += tests/bench/bench_ppp_hdlc
 noinst_PROGRAMS += tests/bench/bench_ppp_hdlc
-tests_bench_bench_ppp_hdlc_SOURCES = tests/bench/bench_ppp_hdlc.c tests/bench/bench_clock.h
+tests_bench_bench_ppp_hdlc_SOURCES = tests/bench/bench_ppp_hdlc.c tests/bench/bench_util.h
 tests_bench_bench_ppp_hdlc_LDADD = irnet/lib/libirnet.la

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bench_clock.h"
+#include "bench_util.h"
 #include "ppp_hdlc.h"
 
 #define FRAME 1500
@@ -85,10 +85,7 @@ int main(void)
 		return 1;
 	uint32_t s = 12345;
 	for (size_t i = 0; i < FRAMES; i++)
-		for (size_t k = 0; k < FRAME; k++) {
-			s = s * 1103515245u + 12345u;
-			frames[i][k] = (uint8_t)(s >> 16);
-		}
+		bench_random_bytes(frames[i], FRAME, &s);
 	size_t all_len = 0, none_len = 0;
 	if (encode_run(PPP_HDLC_ACCM_ALL, frames, all, cap, &all_len,
 		       "ppp_hdlc_encode_throughput") < 0 ||

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bench_clock.h"
+#include "bench_util.h"
 #include "sir.h"
 
 #define FRAME 2050
@@ -34,10 +34,7 @@ int main(void)
 		return 1;
 	uint32_t s = 12345;
 	for (size_t i = 0; i < FRAMES; i++)
-		for (size_t k = 0; k < FRAME; k++) {
-			s = s * 1103515245u + 12345u;
-			frames[i][k] = (uint8_t)(s >> 16);
-		}
+		bench_random_bytes(frames[i], FRAME, &s);
 
 	/* encode: repeat until 0.5 s have passed */
 	struct wcursor w;
