@@ -58,7 +58,7 @@ irnet_tools_irwire_LDADD = irnet/lib/libirnet.la
 # The man page is installed and linted (tests/man-lint.tap) like every
 # page in man/.
 dist_man_MANS += man/irwire.1
-TESTS += tests/irwire.sh
+TESTS += tests/irwire.sh tests/irwire-latency.sh
 EXTRA_DIST += tests/irwire.sh
 
 # make bench

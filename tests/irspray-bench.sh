@@ -14,7 +14,10 @@
 # is what ACTiSYS and LiteLink transceivers announce and Linux's floor.
 # With the "none" dongle's default of 5 ms, every turn of the line costs
 # 58 byte times more; the *_tat5ms lines show what that does to small
-# SDUs.
+# SDUs.  The *_lowlat lines run on a second irwire with --low-latency
+# (every byte handed up as it arrives, no 4-character receive timeout at
+# the end of a burst): small SDUs are all turns of the line, and each
+# turn waits for that timeout twice.
 set -u
 : "${abs_top_builddir:=$(pwd)}"
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -28,11 +31,18 @@ irspray = os.path.join(top, "irnet/tools/irspray")
 for prog in (irwire, irspray):
     if not os.access(prog, os.X_OK):
         sys.exit("irspray-bench: %s not built" % prog)
-wire = subprocess.Popen([irwire], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-ptys = {}
-while len(ptys) < 2:
-    k, v = wire.stdout.readline().split()
-    ptys[k] = v
+def start_wire(args):
+    """An irwire with args; sets the global ptys."""
+    global ptys
+    w = subprocess.Popen([irwire] + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True)
+    ptys = {}
+    while len(ptys) < 2:
+        k, v = w.stdout.readline().split()
+        ptys[k] = v
+    return w
+
+wire = start_wire([])
 
 def raw_line(nbytes=16000):
     fds = []
@@ -102,6 +112,18 @@ ok = run_cases(["--min-turnaround", "10"],
                 ("bidir_10", ["-n", "1000", "-b", "10"]),
                 ("streams2_2000", ["-n", "8", "-b", "2000", "--streams", "2"])], "")
 ok = run_cases([], [("unidir_10", ["-d", "-n", "600", "-b", "10"])], "_tat5ms") and ok
+wire.terminate()
+wire.wait()
+
+# The same small SDUs on a line whose receivers hand each byte up at once
+# (irwire --low-latency: a 16550 with its receive trigger at 1 byte, as
+# irqtune sets it), against that line's own raw rate.
+wire = start_wire(["--low-latency"])
+raw = raw_line()
+print("bench: irwire_raw_115200_lowlat %.0f bytes/s" % raw)
+ok = run_cases(["--min-turnaround", "10"],
+               [("unidir_10", ["-d", "-n", "2000", "-b", "10"]),
+                ("bidir_2000", ["-n", "15", "-b", "2000"])], "_lowlat") and ok
 wire.terminate()
 wire.wait()
 sys.exit(0 if ok else 1)

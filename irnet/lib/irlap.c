@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "irlap_internal.h"
+#include "sir.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -136,11 +137,6 @@ static uint32_t line_bytes(const uint8_t *frame, size_t len, uint32_t xbofs)
 	return xbofs + 4 + escaped_len(frame, len);
 }
 
-static uint64_t line_time_us(uint32_t bytes, uint32_t baud)
-{
-	return ((uint64_t)bytes * 10 * 1000000 + baud - 1) / baud;
-}
-
 void irlap_send(struct irlap *st, const uint8_t *frame, size_t len, uint32_t xbofs,
 		uint32_t speed_after)
 {
@@ -155,7 +151,7 @@ void irlap_send(struct irlap *st, const uint8_t *frame, size_t len, uint32_t xbo
 			log_msg(st->log, LOG_LEVEL_DEBUG, "tx %s",
 				irlap_frame_describe(&f, line, sizeof(line)));
 	}
-	st->tx_end = start + line_time_us(line_bytes(frame, len, xbofs), st->baud);
+	st->tx_end = start + sir_line_time_us(st->baud, line_bytes(frame, len, xbofs));
 	st->stats.frames_tx++;
 	st->ops.send_frame(st->ctx, frame, len, &tx);
 	if (speed_after)

@@ -62,11 +62,11 @@ size_t sir_mtt_padding(uint32_t baud, uint32_t mtt_us)
 	return (size_t)((bits_x_us + 9999999) / 10000000);
 }
 
-uint32_t sir_byte_time_us(uint32_t baud)
+uint64_t sir_line_time_us(uint32_t baud, uint64_t n)
 {
 	if (baud == 0)
-		return UINT32_MAX;
-	return (uint32_t)((10000000ull + baud - 1) / baud);
+		return UINT64_MAX;
+	return (n * 10000000ull + baud - 1) / baud;
 }
 
 /* ------------------------------------------------------------------ */

@@ -154,7 +154,7 @@ static void lap_send_frame(void *ctx, const uint8_t *frame, size_t len,
 	 * line takes them: each starts where the one before ends. */
 	if (st->line_end_us < now)
 		st->line_end_us = now;
-	st->line_end_us += (uint64_t)n * sir_byte_time_us(st->port->baud);
+	st->line_end_us += sir_line_time_us(st->port->baud, (uint64_t)n);
 	st->tx_end_us = st->line_end_us + st->echo_margin_us;
 	st->cnt.tx_frames++;
 	st->cnt.tx_bytes += (uint64_t)n;

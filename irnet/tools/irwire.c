@@ -73,13 +73,14 @@ struct irwire {
 	struct wire *wire;
 	struct timespec t0;
 	uint64_t stats_interval_us;	/* 0: only at exit */
+	bool low_latency;		/* every byte up at once, no FIFO timeout */
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: irwire [--link-a PATH] [--link-b PATH] [--ber X] [--drop P]\n"
 	      "              [--turnaround-us N] [--break AT_MS:LEN_MS]... [--seed N]\n"
-	      "              [--stats-interval S]\n"
+	      "              [--stats-interval S] [--low-latency]\n"
 	      "Joins two pseudo-terminals through an emulated IrDA SIR link.\n"
 	      "Prints \"a PTY\" and \"b PTY\" when ready; counters on exit (SIGINT, SIGTERM).\n"
 	      "  --link-a PATH, --link-b PATH  symlink to side a's / b's pty (removed at exit)\n"
@@ -88,6 +89,8 @@ static void usage(FILE *f)
 	      "  --turnaround-us N    receiver blind time after its own transmission (default 0)\n"
 	      "  --break AT_MS:LEN_MS the link is down from AT_MS for LEN_MS (repeatable)\n"
 	      "  --seed N             seed for the error models (default 1)\n"
+	      "  --low-latency        hand each byte up as soon as it has arrived (a 16550\n"
+	      "                       with its receive trigger at 1 byte), not in bursts\n"
 	      "  --stats-interval S   also print counters every S seconds\n"
 	      "  --help               this text\n", f);
 }
@@ -374,7 +377,8 @@ static int run(struct irwire *iw, int sigfd)
 		if (ev != WIRE_NEVER) {
 			uint64_t batch = ev > now + RX_BATCH_US ? ev : now + RX_BATCH_US;
 			uint64_t tail = burst_tail(iw);
-			wake = min64(wake, min64(batch, tail > ev ? tail : ev));
+			wake = min64(wake, iw->low_latency ? ev :
+					   min64(batch, tail > ev ? tail : ev));
 		}
 
 		struct timespec ts, *tp = NULL;
@@ -415,6 +419,7 @@ int main(int argc, char **argv)
 		{ "break", required_argument, NULL, 'k' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "stats-interval", required_argument, NULL, 'i' },
+		{ "low-latency", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -469,6 +474,9 @@ int main(int argc, char **argv)
 				fprintf(stderr, "irwire: --seed %s: not an unsigned integer\n", optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'L':
+			iw.low_latency = true;
 			break;
 		case 'i':
 			if (!parse_u64(optarg, &v) || v == 0 || v > 86400) {

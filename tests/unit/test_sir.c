@@ -170,9 +170,12 @@ static void turnaround_padding_rounds_up(void **state)
 		/* never less silence than asked */
 		assert_true((uint64_t)got * 10 * 1000000 >= (uint64_t)t[i].mtt * t[i].baud);
 	}
-	assert_int_equal(sir_byte_time_us(9600), 1042);
-	assert_int_equal(sir_byte_time_us(115200), 87);
-	assert_int_equal(sir_byte_time_us(2400), 4167);
+	assert_int_equal(sir_line_time_us(9600, 1), 1042);
+	assert_int_equal(sir_line_time_us(115200, 1), 87);
+	assert_int_equal(sir_line_time_us(2400, 1), 4167);
+	/* rounded once: a full turn of 4741 bytes at 115200 is 411545.1 us */
+	assert_int_equal(sir_line_time_us(115200, 4741), 411546);
+	assert_int_equal(sir_line_time_us(115200, 0), 0);
 }
 
 /* ---- decoding ------------------------------------------------------ */
