@@ -59,7 +59,7 @@ irnet_tools_irwire_LDADD = irnet/lib/libirnet.la
 # page in man/.
 dist_man_MANS += man/irwire.1
 TESTS += tests/irwire.sh tests/irwire-latency.sh
-EXTRA_DIST += tests/irwire.sh
+EXTRA_DIST += tests/irwire.sh tests/irwire_rig.py
 
 # make bench
 BENCHMARKS += tests/bench/bench_sir

@@ -23,7 +23,10 @@ set -u
 PYTHON=${PYTHON:-/usr/bin/python3}
 [ -x "$PYTHON" ] || { echo "irspray-bench: SKIP: python3 not found"; exit 0; }
 exec "$PYTHON" - "$abs_top_builddir" <<'PYEOF'
-import os, re, resource, subprocess, sys, termios, time, tty
+import os, re, resource, subprocess, sys, time
+sys.dont_write_bytecode = True   # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.environ.get("top_srcdir", "."), "tests"))
+import irwire_rig
 
 top = sys.argv[1]
 irwire = os.path.join(top, "irnet/tools/irwire")
@@ -34,25 +37,13 @@ for prog in (irwire, irspray):
 def start_wire(args):
     """An irwire with args; sets the global ptys."""
     global ptys
-    w = subprocess.Popen([irwire] + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True)
-    ptys = {}
-    while len(ptys) < 2:
-        k, v = w.stdout.readline().split()
-        ptys[k] = v
+    w, ptys = irwire_rig.start(irwire, args)
     return w
 
 wire = start_wire([])
 
 def raw_line(nbytes=16000):
-    fds = []
-    for k in ("a", "b"):
-        fd = os.open(ptys[k], os.O_RDWR | os.O_NOCTTY)
-        tty.setraw(fd)
-        at = termios.tcgetattr(fd)
-        at[4] = at[5] = termios.B115200
-        termios.tcsetattr(fd, termios.TCSANOW, at)
-        fds.append(fd)
+    fds = [irwire_rig.open_raw(ptys[k]) for k in ("a", "b")]
     data = bytes((i * 7) & 0xff for i in range(nbytes))
     t0 = time.monotonic()
     os.write(fds[0], data[:1])

@@ -12,24 +12,15 @@ irwire="$abs_top_builddir/irnet/tools/irwire"
 PYTHON=${PYTHON:-/usr/bin/python3}
 [ -x "$PYTHON" ] || skip "python3 not found"
 exec "$PYTHON" - "$irwire" <<'PYEOF'
-import os, select, subprocess, sys, termios, time, tty
+import os, select, sys, time
+sys.dont_write_bytecode = True   # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.environ.get("top_srcdir", "."), "tests"))
+import irwire_rig
 
 def latency_ms(args):
     """Median time from writing one byte on side a to reading it on b."""
-    w = subprocess.Popen([sys.argv[1]] + args, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
-    ptys = {}
-    while len(ptys) < 2:
-        k, v = w.stdout.readline().split()
-        ptys[k] = v
-    fds = []
-    for k in ("a", "b"):
-        fd = os.open(ptys[k], os.O_RDWR | os.O_NOCTTY)
-        tty.setraw(fd)
-        at = termios.tcgetattr(fd)
-        at[4] = at[5] = termios.B115200
-        termios.tcsetattr(fd, termios.TCSANOW, at)
-        fds.append(fd)
+    w, ptys = irwire_rig.start(sys.argv[1], args)
+    fds = [irwire_rig.open_raw(ptys[k]) for k in ("a", "b")]
     time.sleep(0.2)
     took = []
     for i in range(9):
