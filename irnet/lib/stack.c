@@ -19,7 +19,7 @@ struct stack {
 	struct eloop_timer lmp_timer;
 	void (*event)(void *ctx, const struct irlap_event *ev);
 	void (*failed)(void *ctx, int err, const char *msg);
-	void *ctx;
+	void *ctx, *failed_ctx;
 };
 
 void stack_sync(struct stack *s)
@@ -72,7 +72,7 @@ static void on_failed(void *ctx, int err, const char *msg)
 	struct stack *s = ctx;
 
 	if (s->failed)
-		s->failed(s->ctx, err, msg);
+		s->failed(s->failed_ctx, err, msg);
 }
 
 static int lap_request(void *ctx, const struct irlap_request *req)
@@ -103,6 +103,7 @@ int stack_new(struct eloop *loop, struct port *port, const struct stack_config *
 	s->event = cfg->event;
 	s->failed = cfg->failed;
 	s->ctx = cfg->ctx;
+	s->failed_ctx = cfg->failed_ctx ? cfg->failed_ctx : cfg->ctx;
 	eloop_timer_init(&s->lmp_timer, on_lmp_timer, s);
 	if (nlen >= sizeof(name))
 		nlen = sizeof(name) - 1;

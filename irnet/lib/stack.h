@@ -41,6 +41,7 @@ struct stack_config {
 	void (*event)(void *ctx, const struct irlap_event *ev);
 	void (*failed)(void *ctx, int err, const char *msg);
 	void *ctx;
+	void *failed_ctx;            /* failed's context; NULL: ctx */
 };
 
 /* Builds station, IrLMP, the IAS base and its server on LSAP 0.

@@ -106,6 +106,16 @@ void hostcli_usage(FILE *f)
 	      "  -v, --verbose         log the protocol to stderr (twice: debug)\n", f);
 }
 
+static void on_port_failed(void *ctx, int err, const char *msg)
+{
+	struct hostcli *h = ctx;
+
+	(void)err;
+	fprintf(stderr, "%s: %s\n", h->prog, msg);
+	h->port_failed = true;
+	eloop_terminate(h->loop);
+}
+
 static int station_setup(struct hostcli *h, struct stack_config *cfg)
 {
 	struct station_config *sc = &cfg->station;
@@ -125,6 +135,8 @@ static int station_setup(struct hostcli *h, struct stack_config *cfg)
 	sc->log = &h->log;
 	irlmp_config_defaults(&cfg->lmp);
 	cfg->lmp.log = &h->log;
+	cfg->failed = on_port_failed;
+	cfg->failed_ctx = h;
 	return 0;
 }
 

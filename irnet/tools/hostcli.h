@@ -77,6 +77,7 @@ struct hostcli {
 	struct eloop *loop;
 	FILE *pcap_file;
 	struct pcap_writer pcap;
+	bool port_failed;         /* the port failed (said on stderr); the loop ended */
 };
 
 /* Defaults: dongle none, 115200, the dongle's turnaround, user nobody,
@@ -94,7 +95,8 @@ void hostcli_usage(FILE *f);
 
 /* Fills cfg (station, IrLMP defaults; the program adds its callbacks,
  * hints, timeouts), opens the port and the capture file, makes the loop
- * (SIGINT and SIGTERM end it) and drops privileges.  Returns 0, or the
+ * (SIGINT and SIGTERM end it) and drops privileges.  A port failure
+ * is said on stderr, sets port_failed and ends the loop.  Returns 0, or the
  * exit code after saying why on stderr; call hostcli_finish() either way. */
 int hostcli_start(struct hostcli *h, struct stack_config *cfg);
 /* Frees the loop, closes the port and the capture.  Returns rc, or

@@ -80,7 +80,6 @@ struct app {
 	size_t npeers;
 	unsigned rounds;
 	uint64_t t0, found_us;
-	bool failed;
 	/* --connect */
 	struct eloop_timer hold;
 	bool linked, link_done;
@@ -557,16 +556,6 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 	}
 }
 
-static void on_failed(void *ctx, int err, const char *msg)
-{
-	struct app *a = ctx;
-
-	(void)err;
-	fprintf(stderr, "irdiscover: %s\n", msg);
-	a->failed = true;
-	eloop_terminate(a->loop);
-}
-
 static void on_timeout(struct eloop *loop, void *ctx)
 {
 	(void)ctx;
@@ -729,7 +718,6 @@ int main(int argc, char **argv)
 	if (!a.o.listen && !a.o.connect)
 		cfg.lmp.idle_timeout_us = 100000;
 	cfg.event = on_event;
-	cfg.failed = on_failed;
 	cfg.ctx = &a;
 	r = stack_new(a.loop, a.o.h.port, &cfg, &a.stk, err, sizeof(err));
 	if (r < 0) {
@@ -754,7 +742,7 @@ int main(int argc, char **argv)
 		}
 	}
 	r = eloop_run(a.loop);
-	if (r < 0 || a.failed) {
+	if (r < 0 || a.o.h.port_failed) {
 		if (r < 0)
 			fprintf(stderr, "irdiscover: event loop: %s\n", strerror(-r));
 		goto out;

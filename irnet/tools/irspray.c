@@ -351,16 +351,6 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 	}
 }
 
-static void on_failed(void *ctx, int err, const char *msg)
-{
-	struct spray *sp = ctx;
-
-	(void)err;
-	fprintf(stderr, "irspray: %s\n", msg);
-	sp->failed = true;
-	eloop_terminate(sp->loop);
-}
-
 static void on_deadline(struct eloop *loop, void *ctx)
 {
 	struct spray *sp = ctx;
@@ -521,7 +511,6 @@ int main(int argc, char **argv)
 	if (!sp.o.listen)
 		cfg.lmp.idle_timeout_us = 100000;
 	cfg.event = on_event;
-	cfg.failed = on_failed;
 	cfg.ctx = &sp;
 	if (stack_new(sp.loop, sp.o.h.port, &cfg, &sp.stk, sp.errbuf, sizeof(sp.errbuf)) < 0) {
 		fprintf(stderr, "irspray: %s\n", sp.errbuf);
@@ -546,6 +535,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "irspray: event loop: %s\n", strerror(-r));
 		goto out;
 	}
+	sp.failed = sp.failed || sp.o.h.port_failed;
 	if (!sp.o.listen && !sp.failed && sp.finished)
 		summary(&sp);
 	if (sp.bad)
