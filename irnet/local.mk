@@ -5,6 +5,7 @@
 #   irnet/host/    fds and clocks: eloop, serial port, lock, station,
 #                  stack glue, privilege drop, capture files
 #   irnet/sim/     emulated wire, two-station simulator, mock port
+#   irnet/api/     irdad's local API: the control messages (sans-I/O)
 #   irnet/tools/   the programs (irwire, irdiscover, irspray)
 # A tier may use the tiers above it in this list, never one below; the
 # cores use nothing but common/.  libirnet.la is the whole stack.
@@ -16,4 +17,5 @@ include irnet/core/local.mk
 include irnet/dongle/local.mk
 include irnet/host/local.mk
 include irnet/sim/local.mk
+include irnet/api/local.mk
 include irnet/tools/local.mk
