@@ -18,4 +18,5 @@ include irnet/dongle/local.mk
 include irnet/host/local.mk
 include irnet/sim/local.mk
 include irnet/api/local.mk
+include irnet/daemon/local.mk
 include irnet/tools/local.mk

@@ -51,7 +51,8 @@ tests_unit_test_privdrop_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 # The stack glue for programs (station + IrLMP + IAS; see docs/irnet-host.md).
 irnet_libirnet_la_SOURCES += irnet/host/stack.c irnet/host/stack.h
 UNIT_TESTS += tests/unit/test_stack_rt
-tests_unit_test_stack_rt_SOURCES = tests/unit/test_stack_rt.c
+tests_unit_test_stack_rt_SOURCES = tests/unit/test_stack_rt.c tests/unit/stack_pair.c \
+	tests/unit/stack_pair.h
 tests_unit_test_stack_rt_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_stack_rt_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
