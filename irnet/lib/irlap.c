@@ -1429,6 +1429,22 @@ static int request_disconnect(struct irlap *st)
 	}
 }
 
+/* The layer above changed its mind (a connect came in while it was
+ * closing an idle link): as long as the DISC/RD is not out, nothing has
+ * told the peer and the link simply stays. */
+static int request_cancel_disconnect(struct irlap *st)
+{
+	if (st->state == IRLAP_PCLOSE || st->state == IRLAP_SCLOSE)
+		return -EALREADY;
+	if (!irlap_is_connected(st))
+		return -ENOTCONN;
+	if (st->disc_pending) {
+		st->disc_pending = false;
+		irlap_set_state(st, st->state, "disconnect withdrawn");
+	}
+	return 0;
+}
+
 int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t now_us)
 {
 	int rc = -EINVAL;
@@ -1474,6 +1490,9 @@ int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t no
 		break;
 	case IRLAP_REQ_DISCONNECT:
 		rc = request_disconnect(st);
+		break;
+	case IRLAP_REQ_CANCEL_DISCONNECT:
+		rc = request_cancel_disconnect(st);
 		break;
 	case IRLAP_REQ_LOCAL_BUSY:
 		if (!irlap_is_connected(st))

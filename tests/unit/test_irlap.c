@@ -770,6 +770,37 @@ static void secondary_disconnect_sends_rd(void **state)
 	destroy(h);
 }
 
+/* A disconnect the layer above withdraws before the RD is out leaves
+ * the link as it was; once the RD is out it cannot be withdrawn. */
+static void disconnect_withdrawn_until_rd_is_out(void **state)
+{
+	struct h *h = make(PEER, 1, 1000, false);
+	static const uint8_t rr_p0[] = { 0x5b, 0x11 };
+	static const uint8_t disc[] = { 0x5b, 0x53 };
+	struct irlap_request d = { .type = IRLAP_REQ_DISCONNECT };
+	struct irlap_request c = { .type = IRLAP_REQ_CANCEL_DISCONNECT };
+
+	(void)state;
+	assert_int_equal(irlap_request(h->st, &c, h->now), -ENOTCONN);
+	connect_secondary(h);
+	assert_int_equal(irlap_request(h->st, &c, h->now), 0); /* nothing pending */
+	assert_int_equal(irlap_request(h->st, &d, h->now), 0);
+	assert_int_equal(irlap_request(h->st, &c, h->now), 0);
+	input(h, rr_p0, 2);
+	assert_int_equal(parse_sent(last_sent(h)).type, IRLAP_F_RR);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_NRM_S);
+	assert_int_equal(count_events(h, IRLAP_EV_DISCONNECT), 0);
+	assert_int_equal(irlap_request(h->st, &d, h->now), 0);
+	input(h, rr_p0, 2);
+	assert_int_equal(parse_sent(last_sent(h)).type, IRLAP_F_RD);
+	assert_int_equal(irlap_request(h->st, &c, h->now), -EALREADY);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_SCLOSE);
+	input(h, disc, 2);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
+	assert_int_equal(irlap_request(h->st, &c, h->now), -ENOTCONN);
+	destroy(h);
+}
+
 static void other_addresses_and_empty_frames_are_ignored(void **state)
 {
 	struct h *h = make(PEER, 1, 1000, false);
@@ -987,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(local_busy_answers_rnr_and_drops_data),
 		cmocka_unit_test(disc_gets_ua_and_the_line_returns_to_9600),
 		cmocka_unit_test(secondary_disconnect_sends_rd),
+		cmocka_unit_test(disconnect_withdrawn_until_rd_is_out),
 		cmocka_unit_test(other_addresses_and_empty_frames_are_ignored),
 		cmocka_unit_test(bad_frames_get_frmr),
 		cmocka_unit_test(test_frames_are_echoed),
