@@ -179,8 +179,7 @@ static void peer_frame(struct rig *r, const uint8_t *f, size_t len, uint64_t t, 
 
 /* ---- the scripted peer ------------------------------------------------ */
 
-static void peer_i(struct rig *r, const uint8_t *payload, size_t len, uint64_t t,
-		   bool timers_first)
+static void peer_i(struct rig *r, const uint8_t *payload, size_t len, uint64_t t)
 {
 	uint8_t f[IRLAP_MAX_DATA + 8];
 	size_t n = irlap_build_i(f, sizeof(f), r->caddr, r->peer_primary, r->pvs, r->pvr, true,
@@ -188,7 +187,7 @@ static void peer_i(struct rig *r, const uint8_t *payload, size_t len, uint64_t t
 
 	assert_true(n > 0);
 	r->pvs = (r->pvs + 1) & 7;
-	peer_frame(r, f, n, t, timers_first);
+	peer_frame(r, f, n, t, true);
 }
 
 static void peer_rr(struct rig *r, uint64_t t)
@@ -205,9 +204,9 @@ static void peer_u(struct rig *r, uint8_t control, uint64_t t)
 	peer_frame(r, f, n, t, true);
 }
 
-/* What we sent since the last look: I-frames in sequence (the peer
- * acknowledges them), their LM-PDUs copied out; returns the type of the
- * last frame, which must carry P/F. */
+/* What we sent since the last look (there must be something, its last
+ * frame with P/F): the last frame's type, and the I-frames, checked in
+ * sequence (the peer acknowledges them), their LM-PDUs copied out. */
 struct heard {
 	enum irlap_ftype last;
 	size_t n_i;
@@ -269,33 +268,33 @@ static void check_ias_answer(const uint8_t *pdu, size_t len)
 
 /* ---- secondary: the capture ------------------------------------------- */
 
-/* Linux connects (SNRM at 9600), polls, and does one IAS lookup:
- * connect, confirm, query, answer, disconnect.  Returns the time of
- * our last answer (the idle timer starts there). */
+/* The connected Linux primary does one IAS lookup: connect, confirm,
+ * query, answer, disconnect.  Returns the time of our last answer (the
+ * idle timer starts there). */
 static uint64_t linux_ias_lookup(struct rig *r, uint64_t t)
 {
 	uint8_t q[128];
 	size_t qn = ias_query_pdu(q, sizeof(q));
 	struct heard h;
 
-	peer_i(r, connect_to_ias, sizeof(connect_to_ias), t, true);
+	peer_i(r, connect_to_ias, sizeof(connect_to_ias), t);
 	hear(r, &h);
 	assert_int_equal(h.n_i, 1);
 	assert_int_equal(h.pdu_len[0], sizeof(confirm_from_ias));
 	assert_memory_equal(h.pdu[0], confirm_from_ias, sizeof(confirm_from_ias));
-	peer_i(r, q, qn, t + 10 * MS, true);
+	peer_i(r, q, qn, t + 10 * MS);
 	hear(r, &h);
 	assert_int_equal(h.n_i, 1);
 	check_ias_answer(h.pdu[0], h.pdu_len[0]);
-	peer_i(r, disconnect_ias, sizeof(disconnect_ias), t + 20 * MS, true);
+	peer_i(r, disconnect_ias, sizeof(disconnect_ias), t + 20 * MS);
 	hear(r, &h);
 	assert_int_equal(h.last, IRLAP_F_RR);
 	return t + 20 * MS;
 }
 
-/* What the Linux peer announces at 115200 (as in the reference capture). */
+/* What Linux announces (the list of digest 11.3's SNRM). */
 static const struct qos_bits linux_qos = { .baud = 0x3e, .max_tat = 0x01, .data_size = 0x3f,
-					   .window = 0x7f, .add_bofs = 0xff, .min_tat = 0x06,
+					   .window = 0x7f, .add_bofs = 0xff, .min_tat = 0x03,
 					   .link_disc = 0x07 };
 
 /* Linux connects as primary: SNRM, our UA. */
@@ -397,13 +396,13 @@ static void connect_during_idle_close(enum order order)
 	assert_int_equal(irlmp_count(r->lm, false), 1);
 	assert_int_equal(irlmp_deadline(r->lm), UINT64_MAX); /* no idle timer while in use */
 	/* The IAS query is answered. */
-	peer_i(r, q, qn, t18 + 10 * MS, true);
+	peer_i(r, q, qn, t18 + 10 * MS);
 	hear(r, &h);
 	assert_int_equal(h.n_i, 1);
 	check_ias_answer(h.pdu[0], h.pdu_len[0]);
 	/* The peer disconnects; the link stays the idle time again, then
 	 * our next answer is RD, the peer's DISC closes it. */
-	peer_i(r, disconnect_ias, sizeof(disconnect_ias), t18 + 20 * MS, true);
+	peer_i(r, disconnect_ias, sizeof(disconnect_ias), t18 + 20 * MS);
 	hear(r, &h);
 	assert_int_equal(irlmp_deadline(r->lm), t18 + 20 * MS + 2 * SEC);
 	peer_rr(r, t18 + 20 * MS + 2 * SEC - 1);
@@ -451,7 +450,7 @@ static void secondary_rd_already_out(void **state)
 	assert_int_equal(h.last, IRLAP_F_RD);
 	assert_int_equal(irlap_get_state(r->st), IRLAP_SCLOSE);
 	/* A peer that sends its Connect anyway: RD again, nothing taken. */
-	peer_i(r, connect_to_ias, sizeof(connect_to_ias), idle_at + 20, true);
+	peer_i(r, connect_to_ias, sizeof(connect_to_ias), idle_at + 20);
 	hear(r, &h);
 	assert_int_equal(h.last, IRLAP_F_RD);
 	assert_int_equal(irlmp_count(r->lm, false), 0);
@@ -465,11 +464,11 @@ static void secondary_rd_already_out(void **state)
 	assert_int_equal(irlmp_deadline(r->lm), UINT64_MAX);
 	/* Linux connects again: served. */
 	peer_snrm(r, idle_at + 2 * SEC);
-	peer_i(r, connect_to_ias, sizeof(connect_to_ias), idle_at + 2 * SEC + 10 * MS, true);
+	peer_i(r, connect_to_ias, sizeof(connect_to_ias), idle_at + 2 * SEC + 10 * MS);
 	hear(r, &h);
 	assert_int_equal(h.n_i, 1);
 	assert_memory_equal(h.pdu[0], confirm_from_ias, sizeof(confirm_from_ias));
-	peer_i(r, q, qn, idle_at + 2 * SEC + 20 * MS, true);
+	peer_i(r, q, qn, idle_at + 2 * SEC + 20 * MS);
 	hear(r, &h);
 	check_ias_answer(h.pdu[0], h.pdu_len[0]);
 	rig_free(r);
@@ -500,7 +499,7 @@ static void peer_answers_query(struct rig *r, const struct heard *h, uint64_t t)
 	pdu[1] = h->pdu[0][0];
 	n = ias_db_answer(peer_db, h->pdu[0] + 2, h->pdu_len[0] - 2, pdu + 2, sizeof(pdu) - 2);
 	assert_true(n > 0);
-	peer_i(r, pdu, n + 2, t, true);
+	peer_i(r, pdu, n + 2, t);
 	ias_db_free(peer_db);
 }
 
@@ -547,7 +546,7 @@ static void peer_serves_our_lookup(struct rig *r)
 	confirm[1] = h.pdu[0][0] & 0x7f;
 	confirm[2] = IRLMP_OP_CONNECT_CONF;
 	confirm[3] = 0;
-	peer_i(r, confirm, sizeof(confirm), r->now + 1 * MS, true);
+	peer_i(r, confirm, sizeof(confirm), r->now + 1 * MS);
 	hear(r, &h);
 	peer_answers_query(r, &h, r->now + 1 * MS);
 	assert_true(r->ias_done);
@@ -619,13 +618,13 @@ static void primary_connect_in_poll_answer(void **state)
 	advance(r, idle_at + 75, true);
 	assert_int_equal(r->seen, r->nout);
 	/* The peer's answer carries a Connect to our IAS. */
-	peer_i(r, connect_to_ias, sizeof(connect_to_ias), idle_at + 75, true);
+	peer_i(r, connect_to_ias, sizeof(connect_to_ias), idle_at + 75);
 	hear(r, &h);
 	assert_int_equal(h.last, IRLAP_F_I);
 	assert_memory_equal(h.pdu[0], confirm_from_ias, sizeof(confirm_from_ias));
 	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_ACTIVE);
 	assert_int_equal(r->links_down, 0);
-	peer_i(r, q, qn, idle_at + 10 * MS, true);
+	peer_i(r, q, qn, idle_at + 10 * MS);
 	hear(r, &h);
 	assert_int_equal(h.n_i, 1);
 	check_ias_answer(h.pdu[0], h.pdu_len[0]);
@@ -660,7 +659,7 @@ static void primary_disc_already_out(void **state)
 	assert_int_equal(r->out[r->nout - 1].at, idle_at);
 	assert_int_equal(h.last, IRLAP_F_DISC);
 	assert_int_equal(irlap_get_state(r->st), IRLAP_PCLOSE);
-	peer_i(r, connect_to_ias, sizeof(connect_to_ias), r->now + 1 * MS, true);
+	peer_i(r, connect_to_ias, sizeof(connect_to_ias), r->now + 1 * MS);
 	assert_int_equal(irlmp_count(r->lm, false), 0);
 	peer_u(r, IRLAP_C_UA, r->now + 1 * MS);
 	assert_int_equal(r->links_down, 1);
