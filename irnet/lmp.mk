@@ -11,6 +11,11 @@ tests_unit_test_irlmp_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 tests_unit_test_stack_SOURCES = tests/unit/test_stack.c
 tests_unit_test_stack_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_stack_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+# A peer's IrLMP connect during our idle close, replayed from the Linux capture.
+UNIT_TESTS += tests/unit/test_irlmp_idle
+tests_unit_test_irlmp_idle_SOURCES = tests/unit/test_irlmp_idle.c
+tests_unit_test_irlmp_idle_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irlmp_idle_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 
 if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_irlmp tests/fuzz/fuzz_ias tests/fuzz/fuzz_ttp
@@ -28,3 +33,4 @@ endif
 # tshark dissects a simulated IAS + IrLMP + TinyTP session (test_stack --pcap).
 TESTS += tests/irlmp-tshark.tap
 EXTRA_DIST += tests/irlmp-tshark.tap
+

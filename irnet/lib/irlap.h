@@ -164,6 +164,11 @@ enum irlap_req_type {
 	IRLAP_REQ_TEST,       /* data/len, daddr in NDM */
 	IRLAP_REQ_DISCONNECT, /* after queued data is acknowledged */
 	IRLAP_REQ_LOCAL_BUSY, /* busy: true = we cannot take data (RNR) */
+	/* Withdraws a DISCONNECT whose DISC (primary) or RD (secondary) has
+	 * not gone out yet: the link stays.  0 (also when none was pending
+	 * on a connected link), -EALREADY when the DISC/RD is out (the link
+	 * goes down as asked), -ENOTCONN without a link. */
+	IRLAP_REQ_CANCEL_DISCONNECT,
 };
 
 struct irlap_request {
