@@ -8,6 +8,11 @@ UNIT_TESTS += tests/unit/test_irlmp tests/unit/test_stack
 tests_unit_test_irlmp_SOURCES = tests/unit/test_irlmp.c
 tests_unit_test_irlmp_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irlmp_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
+# TinyTP's stream / SAR negotiation against Linux's bytes (docs/irnet-lmp.md).
+UNIT_TESTS += tests/unit/test_ttp
+tests_unit_test_ttp_SOURCES = tests/unit/test_ttp.c
+tests_unit_test_ttp_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_ttp_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)
 tests_unit_test_stack_SOURCES = tests/unit/test_stack.c
 tests_unit_test_stack_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_stack_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)

@@ -795,3 +795,21 @@ uint64_t irlmp_deadline(const struct irlmp *lm)
 	}
 	return d;
 }
+
+const char *irlmp_reason_name(enum irlmp_reason r)
+{
+	switch (r) {
+	case IRLMP_REASON_USER: return "user request";
+	case IRLMP_REASON_LAP_DISCONNECT: return "unexpected IrLAP disconnect";
+	case IRLMP_REASON_LAP_CONNECT_FAILED: return "IrLAP connection failed";
+	case IRLMP_REASON_LAP_RESET: return "IrLAP reset";
+	case IRLMP_REASON_LM_INITIATED: return "link management disconnect";
+	case IRLMP_REASON_DATA_ON_DISCONNECTED: return "data on a disconnected LSAP";
+	case IRLMP_REASON_NO_RESPONSE: return "no response";
+	case IRLMP_REASON_NO_CLIENT: return "no available LM-MUX client";
+	case IRLMP_REASON_HALF_OPEN: return "connection half open";
+	case IRLMP_REASON_BAD_SOURCE: return "illegal source address";
+	case IRLMP_REASON_UNSPECIFIED: return "unspecified";
+	}
+	return "?";
+}

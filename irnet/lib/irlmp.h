@@ -192,6 +192,8 @@ struct irlmp *irlmp_conn_owner(const struct irlmp_conn *c);
 /* Largest LSAP payload in one PDU (negotiated IrLAP data size - 2). */
 size_t irlmp_max_data(const struct irlmp *lm);
 enum irlmp_lap_state irlmp_get_lap_state(const struct irlmp *lm);
+/* "user request", "no available LM-MUX client", ... (digest 5.2). */
+const char *irlmp_reason_name(enum irlmp_reason r);
 /* LSAP connections and listeners in use. */
 size_t irlmp_count(const struct irlmp *lm, bool listeners);
 
