@@ -63,3 +63,7 @@ BENCHMARKS += tests/bench/bench_linkup
 noinst_PROGRAMS += tests/bench/bench_linkup
 tests_bench_bench_linkup_SOURCES = tests/bench/bench_linkup.c
 tests_bench_bench_linkup_LDADD = irnet/lib/libirnet.la
+UNIT_TESTS += tests/unit/test_linkup
+tests_unit_test_linkup_SOURCES = tests/unit/test_linkup.c
+tests_unit_test_linkup_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_linkup_LDADD = irnet/lib/libirnet.la $(UNIT_LIBS)

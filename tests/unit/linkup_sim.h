@@ -31,6 +31,7 @@ struct linkup_setup {
 	uint32_t peer_switch_us;   /* station 1 switches its UART this long after
 				    * handing its UA over (0: as it leaves) */
 	uint64_t seed;
+	const struct logger *log;  /* may be NULL */
 };
 
 /* A frame as captured, kept for computing its line time. */
@@ -163,7 +164,9 @@ static bool linkup_sim(const struct linkup_setup *su, struct linkup_result *res)
 		irlap_config_defaults(&st[i], su->baud, su->min_tat_us[i]);
 		st[i].daddr = 0x1e1e0001u + (uint32_t)i;
 		st[i].seed = su->seed + (uint64_t)i;
+		st[i].log = su->log;
 	}
+	cfg.log = su->log;
 	cfg.wire.seed = su->seed;
 	cfg.switch_delay_us[1] = su->peer_switch_us;
 	r.sim = sim_new(&cfg, st);
