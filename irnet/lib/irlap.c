@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "irlap_internal.h"
+#include "fcs.h"
 #include "sir.h"
 
 #include <errno.h>
@@ -1005,16 +1006,19 @@ static void first_poll(struct irlap *st)
  * peer's minimum turnaround (digest 4.5), but a poll whose frame arrives
  * while the peer still listens at 9600 is lost, and the half F-timer
  * (250 ms) passes before the next.  So the poll's BOF reaches the peer
- * peer_switch_us after the UA's first byte (its line time counted back
- * from its arrival, with our NDM XBOF count: Linux's 12), plus two byte
+ * peer_switch_us after the UA's first byte (its line time, escaped FCS
+ * included, counted back from its arrival, with our NDM XBOF count:
+ * Linux's 12), plus two byte
  * times for its UART to fall into step on the XBOFs; the turnaround
  * padding in front of the poll counts towards the wait. */
 static uint64_t first_poll_at(const struct irlap *st, const struct irlap_frame *ua)
 {
 	uint8_t ac[2] = { (uint8_t)(ua->caddr << 1), ua->control };
+	uint16_t fcs = (uint16_t)~fcs_update(fcs_update(FCS_INIT, ac, 2), ua->info, ua->info_len);
+	uint8_t fcs_bytes[2] = { (uint8_t)fcs, (uint8_t)(fcs >> 8) };
 	uint64_t ua_line = sir_line_time_us(NDM_BAUD, escaped_len(ac, 2) +
-					    escaped_len(ua->info, ua->info_len) + 4 +
-					    st->cfg.ndm_xbofs);
+					    escaped_len(ua->info, ua->info_len) +
+					    escaped_len(fcs_bytes, 2) + 2 + st->cfg.ndm_xbofs);
 	uint64_t pad = sir_line_time_us(st->baud, turn_padding(st));
 	uint64_t bof_at;
 
