@@ -53,3 +53,7 @@ SANITIZER_TESTS += tests/irdiscover-irwire.sh tests/irspray-irwire.sh \
 BENCHMARKS += tests/irspray-bench.sh
 EXTRA_DIST += tests/irspray-bench.sh
 bench: irnet/tools/irspray irnet/tools/irwire
+
+# `make bench`: link set-up time over irwire (tests/linkup-irwire-bench.sh).
+BENCHMARKS += tests/linkup-irwire-bench.sh
+EXTRA_DIST += tests/linkup-irwire-bench.sh

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "irlap_internal.h"
+#include "fcs.h"
 #include "sir.h"
 
 #include <errno.h>
@@ -69,6 +70,10 @@ void irlap_config_defaults(struct irlap_config *cfg, uint32_t max_baud, uint32_t
 	cfg->n3 = 3;
 	cfg->fast_poll_step_us = 50000;
 	cfg->conn_timeout_us = 3000000;
+	/* Linux switches 60 ms after handing its UA over where the driver
+	 * cannot tell when it has left (USB bridges, digest 2.8), and msleep
+	 * sleeps up to a timer tick more (4 ms at HZ=250). */
+	cfg->peer_switch_us = 64000;
 	cfg->min_fill = 32;
 	cfg->tx_queue_max = 32;
 }
@@ -597,7 +602,9 @@ static void primary_turn(struct irlap *st, bool poll_expired)
 /* Something a pull source or a request may have made sendable. */
 static void kick_primary(struct irlap *st)
 {
-	if (st->state != IRLAP_XMIT_P)
+	/* Not while the peer switches speed after the UA: the first poll
+	 * comes first (first_poll_at). */
+	if (st->state != IRLAP_XMIT_P || st->timer == T_SWITCH)
 		return;
 	if (st->cb_depth) {
 		st->kick = true;
@@ -1041,10 +1048,12 @@ static void handle_ndm(struct irlap *st, const struct irlap_frame *f)
 
 static void handle_query(struct irlap *st, const struct irlap_frame *f)
 {
-	if (f->type == IRLAP_F_XID_RSP || f->type == IRLAP_F_XID_CMD)
+	if (f->type == IRLAP_F_XID_RSP || f->type == IRLAP_F_XID_CMD) {
 		irlap_discovery_input(st, f);
-	else
+	} else {
 		st->stats.ignored++;
+		st->query_foreign = true; /* another link is talking */
+	}
 }
 
 static void handle_reply(struct irlap *st, const struct irlap_frame *f)
@@ -1066,10 +1075,52 @@ static void handle_conn(struct irlap *st, const struct irlap_frame *f)
 	st->stats.ignored++;
 }
 
+/* Primary after UA: the first poll, at the new rate with half the
+ * F-timer, so that a failed switch shows quickly. */
+static void first_poll(struct irlap *st)
+{
+	send_s(st, IRLAP_S_RR, true, turn_padding(st));
+	irlap_set_state(st, IRLAP_NRM_P, "RR(P)");
+	start_f_timer(st, st->f_us / 2);
+}
+
+/* When the first poll after the UA ua may be handed over.  The peer
+ * switches its line only once its UA has left its UART, and how soon
+ * after that is up to its host: Linux waits until its driver reports
+ * the UA sent, or, where the driver cannot tell (USB bridges), a fixed
+ * 60 ms from handing the UA over (digest 2.8), which a 9600 UA of some
+ * 47 line bytes (49 ms) nearly fills.  IrLAP itself only asks for the
+ * peer's minimum turnaround (digest 4.5), but a poll whose frame arrives
+ * while the peer still listens at 9600 is lost, and the half F-timer
+ * (250 ms) passes before the next.  So the poll's BOF reaches the peer
+ * peer_switch_us after the UA's first byte (its line time, escaped FCS
+ * included, counted back from its arrival, with our NDM XBOF count:
+ * Linux's 12), plus two byte
+ * times for its UART to fall into step on the XBOFs; the turnaround
+ * padding in front of the poll counts towards the wait. */
+static uint64_t first_poll_at(const struct irlap *st, const struct irlap_frame *ua)
+{
+	uint8_t ac[2] = { (uint8_t)(ua->caddr << 1), ua->control };
+	uint16_t fcs = (uint16_t)~fcs_update(fcs_update(FCS_INIT, ac, 2), ua->info, ua->info_len);
+	uint8_t fcs_bytes[2] = { (uint8_t)fcs, (uint8_t)(fcs >> 8) };
+	uint64_t ua_line = sir_line_time_us(NDM_BAUD, escaped_len(ac, 2) +
+					    escaped_len(ua->info, ua->info_len) +
+					    escaped_len(fcs_bytes, 2) + 2 + st->cfg.ndm_xbofs);
+	uint64_t pad = sir_line_time_us(st->baud, turn_padding(st));
+	uint64_t bof_at;
+
+	if (st->baud == NDM_BAUD || !st->cfg.peer_switch_us)
+		return st->now;
+	bof_at = st->now - (ua_line < st->now ? ua_line : st->now) + st->cfg.peer_switch_us +
+		 sir_line_time_us(st->baud, 2);
+	return bof_at > st->now + pad ? bof_at - pad : st->now;
+}
+
 static void handle_setup(struct irlap *st, const struct irlap_frame *f)
 {
 	struct irlap_connect_info ci;
 	const char *why = NULL;
+	uint64_t at;
 	int rc;
 
 	switch (f->type) {
@@ -1086,11 +1137,14 @@ static void handle_setup(struct irlap *st, const struct irlap_frame *f)
 		apply_negotiation(st, &ci.qos);
 		set_line_speed(st, st->q.baud);
 		irlap_set_state(st, IRLAP_XMIT_P, "UA");
-		/* First poll at the new rate with half the F-timer: a failed
-		 * switch shows quickly. */
-		send_s(st, IRLAP_S_RR, true, turn_padding(st));
-		irlap_set_state(st, IRLAP_NRM_P, "RR(P)");
-		start_f_timer(st, st->f_us / 2);
+		at = first_poll_at(st, f);
+		if (at > st->now) {
+			log_msg(st->log, LOG_LEVEL_DEBUG, "first poll in %llu us: the peer switches "
+				"to %u bps", (unsigned long long)(at - st->now), st->q.baud);
+			irlap_start_timer(st, T_SWITCH, at);
+		} else {
+			first_poll(st);
+		}
 		connect_confirm(st);
 		return;
 	case IRLAP_F_SNRM:
@@ -1333,6 +1387,10 @@ static void on_timer(struct irlap *st)
 		break;
 	case T_WD:
 		on_wd(st);
+		break;
+	case T_SWITCH:
+		if (st->state == IRLAP_XMIT_P)
+			first_poll(st);
 		break;
 	case T_CONN:
 		if (st->state == IRLAP_CONN)

@@ -20,6 +20,8 @@
 #include "irlap_frame.h"
 #include "irlap_vectors.h"
 #include "log.h"
+#include "sir.h"
+#include "cursor.h"
 
 #define OURS VEC_OURS
 #define PEER VEC_PEER
@@ -498,7 +500,27 @@ static uint8_t connect_primary(struct h *h)
 	ua[0] = (uint8_t)(caddr << 1);
 	h->now += 100000;
 	input(h, ua, sizeof(ua));
+	/* The first poll waits for the peer's speed switch: run to it. */
+	if (irlap_get_state(h->st) == IRLAP_XMIT_P) {
+		h->now = irlap_deadline(h->st);
+		irlap_tick(h->st, h->now);
+	}
 	return caddr;
+}
+
+/* Line time of the UA of connect_primary() at 9600 with 12 XBOFs. */
+static uint64_t ua_line_us(uint8_t caddr)
+{
+	uint8_t ua[sizeof(vec_ua)], buf[2 * sizeof(vec_ua) + 32];
+	struct wcursor w;
+	int n;
+
+	memcpy(ua, vec_ua, sizeof(ua));
+	ua[0] = (uint8_t)(caddr << 1);
+	wcursor_init(&w, buf, sizeof(buf));
+	n = sir_encode(&w, ua, sizeof(ua), 12);
+	assert_true(n > 0);
+	return sir_line_time_us(9600, (uint64_t)n);
 }
 
 static void connects_as_primary_with_digest_negotiation(void **state)
@@ -518,7 +540,10 @@ static void connects_as_primary_with_digest_negotiation(void **state)
 	assert_true(caddr >= 1 && caddr <= 0x7e);
 	assert_int_equal(h->sent[0].tx.baud, 9600);
 
-	/* UA: speed switched at once, RR(P) at 115200 after the peer's 5 ms. */
+	/* UA: speed switched at once, RR(P) at 115200 after the peer's 5 ms
+	 * and once a Linux peer can have switched: its BOF arrives 64 ms
+	 * after the UA's first byte (60 ms + a 4 ms tick, digest 2.8) + 2
+	 * byte times at 115200 (and no later than that, to the us). */
 	assert_int_equal(h->speed, 115200);
 	assert_int_equal(h->speed_calls, 1);
 	assert_int_equal(h->nsent, 2);
@@ -526,6 +551,14 @@ static void connects_as_primary_with_digest_negotiation(void **state)
 	assert_int_equal(h->sent[1].frame[1], 0x11);
 	assert_int_equal(h->sent[1].tx.baud, 115200);
 	assert_int_equal(h->sent[1].tx.xbofs, 58);
+	{
+		uint64_t ua_start = h->sent[0].at + 100000 - ua_line_us(caddr);
+		uint64_t bof = h->sent[1].at + sir_line_time_us(115200, 58);
+		uint64_t ready = ua_start + 64000 + sir_line_time_us(115200, 2);
+
+		assert_true(bof >= ready);
+		assert_true(bof <= ready + 1);
+	}
 	/* F-timer halved for the first poll. */
 	assert_true(irlap_deadline(h->st) - h->now <= 250000 + 10000);
 	const struct event *e = find_event(h, IRLAP_EV_CONNECT_CONF);
