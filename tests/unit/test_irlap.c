@@ -732,6 +732,8 @@ static void peer_qos_lists_as_primary(void **state)
 		n = 10 + qos_row_list(row, ua + 10);
 		h->now += 100000;
 		input(h, ua, n);
+		/* the first poll (or the DISC) after the peer's speed switch */
+		run_until(h, h->now + 100000);
 		assert_int_equal(h->nsent, 2);
 		f = parse_sent(&h->sent[1]);
 		if (row->ok) {

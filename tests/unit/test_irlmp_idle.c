@@ -526,6 +526,10 @@ static void peer_answers_snrm(struct rig *r)
 	r->pvs = r->pvr = 0;
 	n = irlap_ua_connect_build(ua, sizeof(ua), r->caddr, &ci);
 	peer_frame(r, ua, n, r->now + 20 * MS, true);
+	/* Our first poll waits for the peer's speed switch (irnet-irlap.md):
+	 * run our timers until it is out. */
+	for (int guard = 0; guard < 100 && r->seen == r->nout; guard++)
+		advance(r, irlap_deadline(r->st), true);
 }
 
 /* Our IAS client's LSAP connect reaches the peer (answering our polls
