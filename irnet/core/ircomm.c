@@ -78,7 +78,7 @@ void ircomm_config_defaults(struct ircomm_config *cfg)
 	cfg->dte = LINES_DTE;
 	cfg->port_type = IRCOMM_PORT_SERIAL;
 	ttp_config_defaults(&cfg->ttp);
-	cfg->ttp.max_sdu = 0;
+	cfg->ttp.mode = TTP_MODE_STREAM;
 }
 
 static bool config_ok(const struct ircomm_config *cfg)
@@ -103,7 +103,7 @@ static struct ircomm *conn_alloc(const struct ircomm_config *cfg, ircomm_event_f
 	if (!c)
 		return NULL;
 	c->cfg = *cfg;
-	c->cfg.ttp.max_sdu = 0;
+	c->cfg.ttp.mode = TTP_MODE_STREAM;
 	c->cfg.ttp.log = cfg->ttp.log ? cfg->ttp.log : cfg->log;
 	c->fn = fn;
 	c->ctx = ctx;
@@ -175,12 +175,8 @@ static void finish(struct ircomm *c, int err, enum irlmp_reason reason, const ch
 /* Largest SDU the peer takes in one PDU (SAR off), clen included. */
 static size_t sdu_room(const struct ircomm *c)
 {
-	size_t m = irlmp_max_data(irlmp_conn_owner(ttp_lmp_conn(c->t)));
-	uint32_t peer = ttp_peer_max_sdu(c->t);
+	size_t m = ttp_max_send(c->t);
 
-	m = m > 1 ? m - 1 : 0;  /* TinyTP header */
-	if (peer && peer < m)
-		m = peer;
 	return m < IRCOMM_SDU_MAX ? m : IRCOMM_SDU_MAX;
 }
 
@@ -651,7 +647,7 @@ struct ircomm_server *ircomm_server_new(struct irlmp *lm, struct ias_db *db,
 	s->db = db;
 	s->object = -1;
 	tc = cfg->ttp;
-	tc.max_sdu = 0;
+	tc.mode = TTP_MODE_STREAM;
 	tc.log = tc.log ? tc.log : cfg->log;
 	s->tl = ttp_listen(lm, IRLMP_LSAP_ANY, &tc, server_ttp_event, s);
 	if (!s->tl || publish(s) < 0) {

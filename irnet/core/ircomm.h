@@ -86,7 +86,7 @@ struct ircomm_config {
 	uint8_t flow_control;    /* 0x00 */
 	uint8_t dte;             /* 9-wire: DTR|RTS (0x0C) */
 	uint8_t port_type;       /* server's IAS port type: 0x01 (serial) */
-	struct ttp_config ttp;   /* max_sdu is forced to 0 (SAR off) */
+	struct ttp_config ttp;   /* mode is forced to TTP_MODE_STREAM (no SAR) */
 	const struct logger *log;
 };
 void ircomm_config_defaults(struct ircomm_config *cfg);

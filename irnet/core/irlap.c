@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "irlap_internal.h"
+#include "fcs.h"
 #include "sir.h"
 
 #include <errno.h>
@@ -69,6 +70,10 @@ void irlap_config_defaults(struct irlap_config *cfg, uint32_t max_baud, uint32_t
 	cfg->n3 = 3;
 	cfg->fast_poll_step_us = 50000;
 	cfg->conn_timeout_us = 3000000;
+	/* Linux switches 60 ms after handing its UA over where the driver
+	 * cannot tell when it has left (USB bridges, digest 2.8), and msleep
+	 * sleeps up to a timer tick more (4 ms at HZ=250). */
+	cfg->peer_switch_us = 64000;
 	cfg->min_fill = 32;
 	cfg->tx_queue_max = 32;
 }
@@ -597,7 +602,9 @@ static void primary_turn(struct irlap *st, bool poll_expired)
 /* Something a pull source or a request may have made sendable. */
 static void kick_primary(struct irlap *st)
 {
-	if (st->state != IRLAP_XMIT_P)
+	/* Not while the peer switches speed after the UA: the first poll
+	 * comes first (first_poll_at). */
+	if (st->state != IRLAP_XMIT_P || st->timer == T_SWITCH)
 		return;
 	if (st->cb_depth) {
 		st->kick = true;
@@ -829,9 +836,12 @@ static void handle_sclose(struct irlap *st, const struct irlap_frame *f)
 
 /* ---- connection set-up -------------------------------------------------- */
 
-static void apply_negotiation(struct irlap *st, const struct qos_bits *peer)
+/* 0, or -EPROTO for a list that leaves a parameter nothing valid (the
+ * timers and padding are then set from its conservative fallbacks). */
+static int apply_negotiation(struct irlap *st, const struct qos_bits *peer)
 {
-	qos_negotiate(&st->cfg.qos, peer, &st->cfg.limits, &st->q);
+	int rc = qos_negotiate(&st->cfg.qos, peer, &st->cfg.limits, &st->q);
+
 	st->f_us = st->q.own_max_tat_ms * 1000;
 	st->p_us = st->q.peer_max_tat_ms * 1000;
 	st->wd_us = 2 * st->f_us;
@@ -842,12 +852,38 @@ static void apply_negotiation(struct irlap *st, const struct qos_bits *peer)
 	reset_sequence(st);
 	st->retry = 0;
 	st->warned = false;
+	if (rc < 0)
+		return rc;
 	log_msg(st->log, LOG_LEVEL_INFO,
 		"connected to 0x%08x as %s: %u baud, tx %u x %u bytes, rx %u x %u, "
 		"turn %u bytes, min TAT tx %u us rx %u us, disconnect %u ms",
 		st->peer_daddr, st->primary ? "primary" : "secondary", st->q.baud,
 		st->q.tx_window, st->q.tx_data_size, st->q.rx_window, st->q.rx_data_size,
 		st->q.line_capacity, st->q.tx_min_tat_us, st->q.rx_min_tat_us, st->q.link_disc_ms);
+	return 0;
+}
+
+/* A connect frame's QoS list (parse_rc from its parser): 0 if it can be
+ * negotiated, else -EPROTO with *why naming what is wrong (the first
+ * parameter with nothing valid) and, for a malformed list, the defaults
+ * in ci->qos, so that a refusal has sane values to work with. */
+static int check_qos(const struct irlap *st, struct irlap_connect_info *ci, int parse_rc,
+		     const char **why)
+{
+	unsigned bad;
+	const char *what = "malformed parameter list";
+
+	if (parse_rc) {
+		qos_defaults(&ci->qos);
+	} else {
+		bad = qos_unusable(&st->cfg.qos, &ci->qos);
+		if (!bad)
+			return 0;
+		what = qos_param_name(bad & (0u - bad));
+	}
+	if (why)
+		*why = what;
+	return -EPROTO;
 }
 
 static void connect_confirm(struct irlap *st)
@@ -877,18 +913,91 @@ static void accept_snrm(struct irlap *st, const struct irlap_connect_info *ci, b
 		connect_confirm(st);
 }
 
-/* The SNRM the station got while in CONN, kept for the user's answer. */
-static bool snrm_for_us(struct irlap *st, const struct irlap_frame *f,
-			struct irlap_connect_info *ci)
+/* Whether an SNRM asks us for a connection: 0 yes; -EPROTO yes, but its
+ * QoS list is malformed or leaves a parameter nothing valid (*why, if
+ * why is not NULL, says which); -EINVAL not for us or no connect form. */
+static int snrm_for_us(struct irlap *st, const struct irlap_frame *f,
+		       struct irlap_connect_info *ci, const char **why)
 {
-	if (f->info_len == 0 || irlap_snrm_parse(f, ci) != 0)
-		return false; /* Linux too ignores an SNRM without I-field in NDM */
-	return ci->daddr == st->daddr;
+	int rc;
+
+	if (f->info_len == 0)
+		return -EINVAL; /* Linux too ignores an SNRM without I-field in NDM */
+	rc = irlap_snrm_parse(f, ci);
+	if ((rc != 0 && rc != -EBADMSG) || ci->daddr != st->daddr)
+		return -EINVAL;
+	return check_qos(st, ci, rc, why);
+}
+
+/* The same for the UA that answers our SNRM. */
+static int ua_for_us(struct irlap *st, const struct irlap_frame *f,
+		     struct irlap_connect_info *ci, const char **why)
+{
+	int rc = f->caddr == st->caddr ? irlap_ua_parse(f, ci) : -EINVAL;
+
+	if ((rc != 0 && rc != -EBADMSG) || ci->saddr != st->peer_daddr || ci->daddr != st->daddr)
+		return -EINVAL;
+	return check_qos(st, ci, rc, why);
+}
+
+/* An SNRM we cannot negotiate is refused like one the user rejects: DM
+ * at 9600 on its connection address, back to NDM (the peer reports the
+ * refusal; a Linux primary would otherwise retry N3 times for nothing). */
+static void refuse_snrm(struct irlap *st, const struct irlap_connect_info *ci, const char *why)
+{
+	log_msg(st->log, LOG_LEVEL_WARNING, "SNRM from 0x%08x refused: %s", ci->saddr, why);
+	st->primary = false; /* DM is a response */
+	st->caddr = ci->ncaddr;
+	send_u(st, IRLAP_C_DM, NULL, 0, st->cfg.ndm_xbofs, 0);
+	to_ndm(st, "SNRM (QoS unusable): DM", false, IRLAP_REASON_REFUSED);
+}
+
+/* A UA we cannot negotiate: the secondary believes the link is up, at
+ * the rate it computed (the same as ours when the rates have one in
+ * common, else 9600 is the best guess), so we switch there and close it
+ * with the ordinary DISC procedure; the user hears REFUSED at the end. */
+static void refuse_ua(struct irlap *st, const struct qos_bits *peer, const char *why)
+{
+	log_msg(st->log, LOG_LEVEL_WARNING, "UA from 0x%08x refused: %s", st->peer_daddr, why);
+	apply_negotiation(st, peer);
+	set_line_speed(st, st->q.baud);
+	send_u(st, IRLAP_C_DISC, NULL, 0, turn_padding(st), 0);
+	st->retry = 0;
+	st->close_reason = IRLAP_REASON_REFUSED;
+	irlap_set_state(st, IRLAP_PCLOSE, "UA (QoS unusable): DISC");
+	start_f_timer(st, st->f_us);
+}
+
+/* NDM: an SNRM for us is put to the user (CONN), or refused. */
+static void ndm_snrm(struct irlap *st, const struct irlap_frame *f)
+{
+	struct irlap_connect_info ci;
+	struct irlap_peer peer;
+	struct irlap_event ev = { .type = IRLAP_EV_CONNECT_IND, .peer = &peer };
+	const char *why = NULL;
+	int rc = snrm_for_us(st, f, &ci, &why);
+
+	if (rc == -EPROTO) {
+		refuse_snrm(st, &ci, why);
+		return;
+	}
+	if (rc) {
+		st->stats.ignored++;
+		return;
+	}
+	st->primary = false; /* a reject's DM is a response too */
+	st->peer_daddr = ci.saddr;
+	st->caddr = ci.ncaddr;
+	st->pending_snrm = ci;
+	irlap_set_state(st, IRLAP_CONN, "SNRM");
+	irlap_start_timer(st, T_CONN, st->now + st->cfg.conn_timeout_us);
+	peer = (struct irlap_peer){ .daddr = ci.saddr };
+	ev.daddr = ci.saddr;
+	irlap_deliver(st, &ev);
 }
 
 static void handle_ndm(struct irlap *st, const struct irlap_frame *f)
 {
-	struct irlap_connect_info ci;
 	struct irlap_event ev = { 0 };
 	struct irlap_test_ndm t;
 
@@ -898,22 +1007,7 @@ static void handle_ndm(struct irlap *st, const struct irlap_frame *f)
 		irlap_discovery_input(st, f);
 		return;
 	case IRLAP_F_SNRM:
-		if (!snrm_for_us(st, f, &ci)) {
-			st->stats.ignored++;
-			return;
-		}
-		st->peer_daddr = ci.saddr;
-		st->caddr = ci.ncaddr;
-		st->pending_snrm = ci;
-		irlap_set_state(st, IRLAP_CONN, "SNRM");
-		irlap_start_timer(st, T_CONN, st->now + st->cfg.conn_timeout_us);
-		{
-			struct irlap_peer peer = { .daddr = ci.saddr };
-			ev.type = IRLAP_EV_CONNECT_IND;
-			ev.peer = &peer;
-			ev.daddr = ci.saddr;
-			irlap_deliver(st, &ev);
-		}
+		ndm_snrm(st, f);
 		return;
 	case IRLAP_F_TEST:
 		if (f->caddr != IRLAP_BROADCAST || irlap_test_ndm_parse(f, &t) != 0) {
@@ -954,10 +1048,12 @@ static void handle_ndm(struct irlap *st, const struct irlap_frame *f)
 
 static void handle_query(struct irlap *st, const struct irlap_frame *f)
 {
-	if (f->type == IRLAP_F_XID_RSP || f->type == IRLAP_F_XID_CMD)
+	if (f->type == IRLAP_F_XID_RSP || f->type == IRLAP_F_XID_CMD) {
 		irlap_discovery_input(st, f);
-	else
+	} else {
 		st->stats.ignored++;
+		st->query_foreign = true; /* another link is talking */
+	}
 }
 
 static void handle_reply(struct irlap *st, const struct irlap_frame *f)
@@ -979,30 +1075,81 @@ static void handle_conn(struct irlap *st, const struct irlap_frame *f)
 	st->stats.ignored++;
 }
 
+/* Primary after UA: the first poll, at the new rate with half the
+ * F-timer, so that a failed switch shows quickly. */
+static void first_poll(struct irlap *st)
+{
+	send_s(st, IRLAP_S_RR, true, turn_padding(st));
+	irlap_set_state(st, IRLAP_NRM_P, "RR(P)");
+	start_f_timer(st, st->f_us / 2);
+}
+
+/* When the first poll after the UA ua may be handed over.  The peer
+ * switches its line only once its UA has left its UART, and how soon
+ * after that is up to its host: Linux waits until its driver reports
+ * the UA sent, or, where the driver cannot tell (USB bridges), a fixed
+ * 60 ms from handing the UA over (digest 2.8), which a 9600 UA of some
+ * 47 line bytes (49 ms) nearly fills.  IrLAP itself only asks for the
+ * peer's minimum turnaround (digest 4.5), but a poll whose frame arrives
+ * while the peer still listens at 9600 is lost, and the half F-timer
+ * (250 ms) passes before the next.  So the poll's BOF reaches the peer
+ * peer_switch_us after the UA's first byte (its line time, escaped FCS
+ * included, counted back from its arrival, with our NDM XBOF count:
+ * Linux's 12), plus two byte
+ * times for its UART to fall into step on the XBOFs; the turnaround
+ * padding in front of the poll counts towards the wait. */
+static uint64_t first_poll_at(const struct irlap *st, const struct irlap_frame *ua)
+{
+	uint8_t ac[2] = { (uint8_t)(ua->caddr << 1), ua->control };
+	uint16_t fcs = (uint16_t)~fcs_update(fcs_update(FCS_INIT, ac, 2), ua->info, ua->info_len);
+	uint8_t fcs_bytes[2] = { (uint8_t)fcs, (uint8_t)(fcs >> 8) };
+	uint64_t ua_line = sir_line_time_us(NDM_BAUD, escaped_len(ac, 2) +
+					    escaped_len(ua->info, ua->info_len) +
+					    escaped_len(fcs_bytes, 2) + 2 + st->cfg.ndm_xbofs);
+	uint64_t pad = sir_line_time_us(st->baud, turn_padding(st));
+	uint64_t bof_at;
+
+	if (st->baud == NDM_BAUD || !st->cfg.peer_switch_us)
+		return st->now;
+	bof_at = st->now - (ua_line < st->now ? ua_line : st->now) + st->cfg.peer_switch_us +
+		 sir_line_time_us(st->baud, 2);
+	return bof_at > st->now + pad ? bof_at - pad : st->now;
+}
+
 static void handle_setup(struct irlap *st, const struct irlap_frame *f)
 {
 	struct irlap_connect_info ci;
+	const char *why = NULL;
+	uint64_t at;
+	int rc;
 
 	switch (f->type) {
 	case IRLAP_F_UA:
-		if (f->caddr != st->caddr || irlap_ua_parse(f, &ci) != 0 ||
-		    ci.saddr != st->peer_daddr || ci.daddr != st->daddr) {
+		rc = ua_for_us(st, f, &ci, &why);
+		if (rc == -EPROTO) {
+			refuse_ua(st, &ci.qos, why);
+			return;
+		}
+		if (rc) {
 			st->stats.ignored++;
 			return;
 		}
 		apply_negotiation(st, &ci.qos);
 		set_line_speed(st, st->q.baud);
 		irlap_set_state(st, IRLAP_XMIT_P, "UA");
-		/* First poll at the new rate with half the F-timer: a failed
-		 * switch shows quickly. */
-		send_s(st, IRLAP_S_RR, true, turn_padding(st));
-		irlap_set_state(st, IRLAP_NRM_P, "RR(P)");
-		start_f_timer(st, st->f_us / 2);
+		at = first_poll_at(st, f);
+		if (at > st->now) {
+			log_msg(st->log, LOG_LEVEL_DEBUG, "first poll in %llu us: the peer switches "
+				"to %u bps", (unsigned long long)(at - st->now), st->q.baud);
+			irlap_start_timer(st, T_SWITCH, at);
+		} else {
+			first_poll(st);
+		}
 		connect_confirm(st);
 		return;
 	case IRLAP_F_SNRM:
 		/* Both sent SNRM: the one with the larger address wins. */
-		if (snrm_for_us(st, f, &ci) && ci.saddr > st->daddr) {
+		if (snrm_for_us(st, f, &ci, NULL) == 0 && ci.saddr > st->daddr) {
 			irlap_stop_timer(st);
 			accept_snrm(st, &ci, true);
 		} else {
@@ -1241,6 +1388,10 @@ static void on_timer(struct irlap *st)
 	case T_WD:
 		on_wd(st);
 		break;
+	case T_SWITCH:
+		if (st->state == IRLAP_XMIT_P)
+			first_poll(st);
+		break;
 	case T_CONN:
 		if (st->state == IRLAP_CONN)
 			to_ndm(st, "no answer from user", false, IRLAP_REASON_USER);
@@ -1429,6 +1580,22 @@ static int request_disconnect(struct irlap *st)
 	}
 }
 
+/* The layer above changed its mind (a connect came in while it was
+ * closing an idle link): as long as the DISC/RD is not out, nothing has
+ * told the peer and the link simply stays. */
+static int request_cancel_disconnect(struct irlap *st)
+{
+	if (st->state == IRLAP_PCLOSE || st->state == IRLAP_SCLOSE)
+		return -EALREADY;
+	if (!irlap_is_connected(st))
+		return -ENOTCONN;
+	if (st->disc_pending) {
+		st->disc_pending = false;
+		irlap_set_state(st, st->state, "disconnect withdrawn");
+	}
+	return 0;
+}
+
 int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t now_us)
 {
 	int rc = -EINVAL;
@@ -1474,6 +1641,9 @@ int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t no
 		break;
 	case IRLAP_REQ_DISCONNECT:
 		rc = request_disconnect(st);
+		break;
+	case IRLAP_REQ_CANCEL_DISCONNECT:
+		rc = request_cancel_disconnect(st);
 		break;
 	case IRLAP_REQ_LOCAL_BUSY:
 		if (!irlap_is_connected(st))

@@ -66,6 +66,11 @@ struct irlap_config {
 	unsigned n3;             /* SNRM / DISC / reset retries */
 	uint32_t fast_poll_step_us; /* idle poll interval growth */
 	uint32_t conn_timeout_us;   /* how long a connect indication waits for the user */
+	/* Primary after UA: the time the peer may take, from handing its UA
+	 * to its UART, to listen at the new rate; the first poll reaches it
+	 * no sooner (and no sooner than its minimum turnaround).  0: the
+	 * minimum turnaround only. */
+	uint32_t peer_switch_us;
 	uint32_t min_fill;       /* smallest I-frame made to fill the rest of a turn */
 	unsigned tx_queue_max;   /* queued DATA requests before -ENOBUFS */
 	const struct logger *log;
@@ -164,6 +169,11 @@ enum irlap_req_type {
 	IRLAP_REQ_TEST,       /* data/len, daddr in NDM */
 	IRLAP_REQ_DISCONNECT, /* after queued data is acknowledged */
 	IRLAP_REQ_LOCAL_BUSY, /* busy: true = we cannot take data (RNR) */
+	/* Withdraws a DISCONNECT whose DISC (primary) or RD (secondary) has
+	 * not gone out yet: the link stays.  0 (also when none was pending
+	 * on a connected link), -EALREADY when the DISC/RD is out (the link
+	 * goes down as asked), -ENOTCONN without a link. */
+	IRLAP_REQ_CANCEL_DISCONNECT,
 };
 
 struct irlap_request {

@@ -35,10 +35,29 @@ void irlap_discovery_start(struct irlap *st, uint8_t slots, bool new_addr)
 	st->slot = 0;
 	st->new_addr_round = new_addr;
 	st->conflict = false;
+	st->query_foreign = false;
 	st->npeers = 0;
 	send_xid(st, true, IRLAP_BROADCAST_DADDR, st->slots, 0, new_addr, false);
 	irlap_set_state(st, IRLAP_QUERY, "discover");
 	irlap_start_timer(st, T_SLOT, st->tx_end + st->cfg.slot_us);
+}
+
+/* A discovery that found devices clears media busy (digest 4.3, as
+ * Linux does after IrLAP 6.13.4): the station has listened through all
+ * the slots and heard only the answers to its own XIDs, so the 500 ms
+ * listen-before-talk (meant for a medium we have not been watching) need
+ * not start again from the last answer.  Without this, a connect request
+ * made as discovery ends waited out 500 ms from the answer: the SNRM
+ * left 0 to 410 ms after the final XID, depending on the slot the peer
+ * had drawn.  Anything else heard during the round (another
+ * initiator, another link's frames) keeps the medium busy. */
+static void end_media_busy(struct irlap *st)
+{
+	if (st->npeers == 0 || st->query_foreign || st->media_busy_until <= st->now)
+		return;
+	log_msg(st->log, LOG_LEVEL_DEBUG, "discovery: media busy cleared (%llu us early)",
+		(unsigned long long)(st->media_busy_until - st->now));
+	st->media_busy_until = st->now;
 }
 
 void irlap_discovery_slot_timer(struct irlap *st)
@@ -63,6 +82,7 @@ void irlap_discovery_slot_timer(struct irlap *st)
 		return;
 	}
 	irlap_set_state(st, IRLAP_NDM, "final XID");
+	end_media_busy(st);
 	ev.peers = st->peers;
 	ev.npeers = st->npeers;
 	irlap_deliver(st, &ev);
@@ -140,22 +160,27 @@ void irlap_discovery_input(struct irlap *st, const struct irlap_frame *f)
 	if (irlap_xid_parse(f, &x) != 0) {
 		log_msg(st->log, LOG_LEVEL_DEBUG, "XID: malformed I-field ignored");
 		st->stats.ignored++;
+		st->query_foreign = true;
 		return;
 	}
 	if (!x.cmd) {
-		if (st->state == IRLAP_QUERY && x.daddr == st->daddr)
+		if (st->state == IRLAP_QUERY && x.daddr == st->daddr) {
 			record_response(st, &x);
-		else
+		} else {
 			st->stats.ignored++;
+			st->query_foreign = true;
+		}
 		return;
 	}
 	if (x.daddr != IRLAP_BROADCAST_DADDR && x.daddr != st->daddr) {
 		st->stats.ignored++;
+		st->query_foreign = true;
 		return;
 	}
 	if (st->state == IRLAP_QUERY) {
 		/* Someone else is discovering at the same time as we are. */
 		st->stats.ignored++;
+		st->query_foreign = true;
 		return;
 	}
 	if (x.slot == IRLAP_XID_FINAL_SLOT) {

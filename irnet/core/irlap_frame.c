@@ -194,7 +194,8 @@ static int parse_connect(const struct irlap_frame *f, struct irlap_connect_info 
 		return -EINVAL;
 	list_len = cursor_remaining(&c);
 	cursor_view(&c, list_len, &list);
-	return qos_parse(list, list_len, &ci->qos, NULL);
+	/* The addresses are good: the station can still answer (refuse). */
+	return qos_parse(list, list_len, &ci->qos, NULL) == 0 ? 0 : -EBADMSG;
 }
 
 int irlap_snrm_parse(const struct irlap_frame *f, struct irlap_connect_info *ci)

@@ -129,8 +129,10 @@ struct irlap_connect_info {
 };
 
 /* Parses the I-field of an SNRM with an I-field (ncaddr taken from the
- * address-shaped byte: bits 7..1).  -EINVAL if short or the QoS list is
- * malformed, or the new address is 0x00 or broadcast. */
+ * address-shaped byte: bits 7..1).  -EINVAL if too short for the
+ * addresses, or the new address is 0x00 or broadcast; -EBADMSG if the
+ * addresses (and ncaddr) are good but the QoS list is malformed (qos_parse):
+ * ci holds the addresses, not the QoS. */
 int irlap_snrm_parse(const struct irlap_frame *f, struct irlap_connect_info *ci);
 int irlap_ua_parse(const struct irlap_frame *f, struct irlap_connect_info *ci);
 size_t irlap_snrm_build(uint8_t *buf, size_t cap, const struct irlap_connect_info *ci);

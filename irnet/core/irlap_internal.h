@@ -20,6 +20,7 @@ enum irlap_timer {
 	T_POLL,    /* P-timer: primary holds the token and has nothing to say */
 	T_WD,      /* secondary watchdog: waiting for P=1 */
 	T_CONN,    /* connect indication waiting for the user */
+	T_SWITCH,  /* primary after UA: the peer is still switching its line */
 };
 
 struct irlap_buf {
@@ -61,6 +62,7 @@ struct irlap {
 	uint8_t slots, slot;
 	bool new_addr_round;
 	bool conflict;
+	bool query_foreign;       /* heard something other than answers to us */
 	struct irlap_peer peers[IRLAP_MAX_PEERS];
 	size_t npeers;
 	/* Discovery, responder side. */

@@ -21,6 +21,7 @@ struct irlmp_conn {
 	uint8_t lsel, rsel;
 	uint64_t deadline;                /* connect watchdog, UINT64_MAX: none */
 	bool deferred;                    /* irlmp_defer(): call ops->deferred */
+	bool relinked;                    /* SETUP: the link was reopened for it once */
 	const struct irlmp_user_ops *ops;
 	void *ctx;
 	const struct irlmp_conn *listener; /* CONNECT: who was asked */
@@ -195,6 +196,35 @@ static void check_idle(struct irlmp *lm)
 	}
 }
 
+/*
+ * A connect (ours or the peer's) needs the link: stop the idle timer
+ * and, if its disconnect was already asked for, ask IrLAP to withdraw
+ * it.  That works until the DISC (primary) or RD (secondary) is out;
+ * after that the link goes down as asked and a connect of ours waits
+ * for it (SETUP_PEND, see on_link_down).  True if the link stays.
+ */
+static bool keep_link(struct irlmp *lm, const char *event)
+{
+	int rc;
+
+	lm->idle_deadline = UINT64_MAX;
+	if (lm->lap != IRLMP_LAP_ACTIVE)
+		return false;
+	if (!lm->closing)
+		return true;
+	rc = lap_req(lm, IRLAP_REQ_CANCEL_DISCONNECT, 0);
+	if (rc < 0) {
+		log_msg(lm->cfg.log, LOG_LEVEL_DEBUG,
+			"irlmp: %s (closing) --%s--> %s (closing: the disconnect is out)",
+			irlmp_lap_state_name(lm->lap), event, irlmp_lap_state_name(lm->lap));
+		return false;
+	}
+	lm->closing = false;
+	log_msg(lm->cfg.log, LOG_LEVEL_DEBUG, "irlmp: %s (closing) --%s--> %s (disconnect withdrawn)",
+		irlmp_lap_state_name(lm->lap), event, irlmp_lap_state_name(lm->lap));
+	return true;
+}
+
 static void release(struct irlmp_conn *c, const char *event)
 {
 	set_conn(c, IRLMP_CONN_FREE, event);
@@ -337,7 +367,10 @@ static void send_connect(struct irlmp_conn *c)
 		report_disconnect(c, IRLMP_REASON_UNSPECIFIED, NULL, 0, "no room");
 		return;
 	}
-	c->deadline = lm->now + lm->cfg.connect_timeout_us;
+	/* Counted from the link's coming up; a connect sent again on a
+	 * reopened link keeps its first deadline. */
+	if (!c->relinked)
+		c->deadline = lm->now + lm->cfg.connect_timeout_us;
 	set_conn(c, IRLMP_CONN_SETUP, "connect PDU");
 }
 
@@ -365,8 +398,7 @@ struct irlmp_conn *irlmp_connect(struct irlmp *lm, uint32_t daddr, uint8_t dlsap
 	c->clen = len;
 	set_conn(c, IRLMP_CONN_SETUP_PEND, "connect request");
 	c->deadline = now_us + lm->cfg.connect_timeout_us;
-	lm->idle_deadline = UINT64_MAX;
-	if (lm->lap == IRLMP_LAP_ACTIVE && !lm->closing) {
+	if (keep_link(lm, "LSAP connect")) {
 		send_connect(c);
 	} else if (lm->lap == IRLMP_LAP_STANDBY) {
 		lm->daddr = daddr;
@@ -473,7 +505,10 @@ static void on_connect_pdu(struct irlmp *lm, const struct irlmp_pdu *p)
 	c->ctx = l->ctx;
 	c->listener = l;
 	c->deadline = UINT64_MAX;
-	lm->idle_deadline = UINT64_MAX;
+	/* The peer wants the link we were about to close idle: keep it.
+	 * If the disconnect is already out, IrLAP delivers nothing more
+	 * and this connection ends with the link (reason 0x02). */
+	keep_link(lm, "peer connect");
 	set_conn(c, IRLMP_CONN_CONNECT, "connect PDU");
 	ev.conn = c;
 	if (c->ops && c->ops->event)
@@ -574,8 +609,23 @@ static void on_link_down(struct irlmp *lm, const struct irlap_event *ev)
 			retry = true;
 			continue;
 		}
-		report_disconnect(c, was_up ? IRLMP_REASON_LAP_DISCONNECT :
-				  IRLMP_REASON_LAP_CONNECT_FAILED, NULL, 0, "IrLAP disconnect");
+		/* The peer closed the link (its idle close) while our connect
+		 * was on its way: it never took it, open the link again,
+		 * once, within the connect's first deadline. */
+		if (c->state == IRLMP_CONN_SETUP && was_up && ev->reason == IRLAP_REASON_PEER &&
+		    !c->relinked) {
+			c->relinked = true;
+			set_conn(c, IRLMP_CONN_SETUP_PEND, "peer closed the link");
+			retry = true;
+			continue;
+		}
+		/* Connections made while closing (a peer's connect the
+		 * disconnect could no longer wait for) lose a link that was
+		 * up: 0x02, as for any connection; only ours that never saw
+		 * the link failed to establish it. */
+		report_disconnect(c, was_up || c->state != IRLMP_CONN_SETUP_PEND ?
+				  IRLMP_REASON_LAP_DISCONNECT : IRLMP_REASON_LAP_CONNECT_FAILED,
+				  NULL, 0, "IrLAP disconnect");
 	}
 	if (retry) {
 		set_lap(lm, IRLMP_LAP_U_CONNECT, "pending LSAP connect");
@@ -744,4 +794,22 @@ uint64_t irlmp_deadline(const struct irlmp *lm)
 			d = lm->conns[i].deadline;
 	}
 	return d;
+}
+
+const char *irlmp_reason_name(enum irlmp_reason r)
+{
+	switch (r) {
+	case IRLMP_REASON_USER: return "user request";
+	case IRLMP_REASON_LAP_DISCONNECT: return "unexpected IrLAP disconnect";
+	case IRLMP_REASON_LAP_CONNECT_FAILED: return "IrLAP connection failed";
+	case IRLMP_REASON_LAP_RESET: return "IrLAP reset";
+	case IRLMP_REASON_LM_INITIATED: return "link management disconnect";
+	case IRLMP_REASON_DATA_ON_DISCONNECTED: return "data on a disconnected LSAP";
+	case IRLMP_REASON_NO_RESPONSE: return "no response";
+	case IRLMP_REASON_NO_CLIENT: return "no available LM-MUX client";
+	case IRLMP_REASON_HALF_OPEN: return "connection half open";
+	case IRLMP_REASON_BAD_SOURCE: return "illegal source address";
+	case IRLMP_REASON_UNSPECIFIED: return "unspecified";
+	}
+	return "?";
 }

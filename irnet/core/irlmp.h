@@ -23,6 +23,13 @@
  * not call anything that sends.  A connection handle is invalid after
  * irlmp_disconnect() returns or after its DISCONNECT event returns.
  *
+ * Idle close: 2 s after the last LSAP connection the link is closed
+ * (IrLAP DISCONNECT).  A connect, ours or the peer's, that comes before
+ * IrLAP's DISC/RD is out withdraws it (IRLAP_REQ_CANCEL_DISCONNECT) and
+ * the link stays; later, ours waits for the link to go down and reopens
+ * it.  Our connect still unanswered when the peer closes the link is
+ * sent again on a reopened link (once, within its deadline).
+ *
  * Time: the host calls irlmp_tick() whenever irlmp_deadline() has passed
  * (check after every call into IrLMP).  Calls that take no time
  * (disconnect) arm the idle timer with deadline 0: the next tick starts
@@ -185,6 +192,8 @@ struct irlmp *irlmp_conn_owner(const struct irlmp_conn *c);
 /* Largest LSAP payload in one PDU (negotiated IrLAP data size - 2). */
 size_t irlmp_max_data(const struct irlmp *lm);
 enum irlmp_lap_state irlmp_get_lap_state(const struct irlmp *lm);
+/* "user request", "no available LM-MUX client", ... (digest 5.2). */
+const char *irlmp_reason_name(enum irlmp_reason r);
 /* LSAP connections and listeners in use. */
 size_t irlmp_count(const struct irlmp *lm, bool listeners);
 

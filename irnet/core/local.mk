@@ -87,6 +87,10 @@ FUZZERS += tests/fuzz/fuzz_irlap_frame
 tests_fuzz_fuzz_irlap_frame_SOURCES = tests/fuzz/fuzz_irlap_frame.c
 tests_fuzz_fuzz_irlap_frame_LDADD = irnet/libirnet.la
 tests_fuzz_fuzz_irlap_frame_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+FUZZERS += tests/fuzz/fuzz_qos
+tests_fuzz_fuzz_qos_SOURCES = tests/fuzz/fuzz_qos.c
+tests_fuzz_fuzz_qos_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_qos_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 FUZZERS += tests/fuzz/fuzz_irlap_station
 tests_fuzz_fuzz_irlap_station_SOURCES = tests/fuzz/fuzz_irlap_station.c
 tests_fuzz_fuzz_irlap_station_LDADD = irnet/libirnet.la
@@ -103,9 +107,19 @@ UNIT_TESTS += tests/unit/test_irlmp tests/unit/test_stack
 tests_unit_test_irlmp_SOURCES = tests/unit/test_irlmp.c
 tests_unit_test_irlmp_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irlmp_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+# TinyTP's stream / SAR negotiation against Linux's bytes (docs/irnet-lmp.md).
+UNIT_TESTS += tests/unit/test_ttp
+tests_unit_test_ttp_SOURCES = tests/unit/test_ttp.c
+tests_unit_test_ttp_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_ttp_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 tests_unit_test_stack_SOURCES = tests/unit/test_stack.c
 tests_unit_test_stack_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_stack_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+# A peer's IrLMP connect during our idle close, replayed from the Linux capture.
+UNIT_TESTS += tests/unit/test_irlmp_idle
+tests_unit_test_irlmp_idle_SOURCES = tests/unit/test_irlmp_idle.c
+tests_unit_test_irlmp_idle_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irlmp_idle_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
 if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_irlmp tests/fuzz/fuzz_ias tests/fuzz/fuzz_ttp

@@ -41,6 +41,20 @@ static const struct {
 	{ 4000000, { 200000, 100000, 40000, 20000, 0, 0, 0 } },
 };
 
+/*
+ * The bits each parameter defines (digest 4.4); the others are reserved
+ * and ignored in negotiation: a peer's reserved bit is not a value.
+ * Baud: byte 1 bits 0..7, byte 2 bits 0..1 (4 and 16 Mb/s), but 16 Mb/s
+ * has no line-capacity entry, so it is never chosen either.  Max TAT:
+ * bits 0..6.  Data size: bits 0..5.  Window: bits 0..6.  Additional
+ * BOFs, min TAT and link disconnect use all eight.
+ */
+#define VALID_BAUD 0x01ffu
+#define VALID_MAX_TAT 0x7fu
+#define VALID_DATA_SIZE 0x3fu
+#define VALID_WINDOW 0x7fu
+#define VALID_BYTE 0xffu
+
 static uint32_t table_value(const uint32_t *table, size_t n, unsigned bit)
 {
 	return bit < n ? table[bit] : 0;
@@ -278,24 +292,64 @@ static uint32_t next_smaller_data_size(uint32_t data)
 	return best;
 }
 
-void qos_negotiate(const struct qos_bits *own, const struct qos_bits *peer,
-		   const struct qos_limits *limits, struct qos_result *out)
+unsigned qos_unusable(const struct qos_bits *own, const struct qos_bits *peer)
 {
-	uint32_t common_baud = (uint32_t)(own->baud & peer->baud);
+	unsigned bad = 0;
+
+	/* Type 0: a value both handle. */
+	if (!(own->baud & peer->baud & VALID_BAUD))
+		bad |= QOS_HAVE_BAUD;
+	if (!(own->link_disc & peer->link_disc & VALID_BYTE))
+		bad |= QOS_HAVE_LINK_DISC;
+	/* Type 1: each side's own announcement must name a value. */
+	if (!(own->max_tat & VALID_MAX_TAT) || !(peer->max_tat & VALID_MAX_TAT))
+		bad |= QOS_HAVE_MAX_TAT;
+	if (!(own->data_size & VALID_DATA_SIZE) || !(peer->data_size & VALID_DATA_SIZE))
+		bad |= QOS_HAVE_DATA_SIZE;
+	if (!(own->window & VALID_WINDOW) || !(peer->window & VALID_WINDOW))
+		bad |= QOS_HAVE_WINDOW;
+	if (!own->add_bofs || !peer->add_bofs)
+		bad |= QOS_HAVE_ADD_BOFS;
+	if (!own->min_tat || !peer->min_tat)
+		bad |= QOS_HAVE_MIN_TAT;
+	return bad;
+}
+
+const char *qos_param_name(unsigned have_flag)
+{
+	switch (have_flag) {
+	case QOS_HAVE_BAUD: return "baud rate";
+	case QOS_HAVE_MAX_TAT: return "maximum turnaround time";
+	case QOS_HAVE_DATA_SIZE: return "data size";
+	case QOS_HAVE_WINDOW: return "window size";
+	case QOS_HAVE_ADD_BOFS: return "additional BOFs";
+	case QOS_HAVE_MIN_TAT: return "minimum turnaround time";
+	case QOS_HAVE_LINK_DISC: return "link disconnect time";
+	default: return "?";
+	}
+}
+
+int qos_negotiate(const struct qos_bits *own, const struct qos_bits *peer,
+		  const struct qos_limits *limits, struct qos_result *out)
+{
+	uint32_t common_baud = (uint32_t)(own->baud & peer->baud & VALID_BAUD);
 	unsigned disc_bit = qos_msb((uint32_t)(own->link_disc & peer->link_disc));
 	uint32_t max_data = limits && limits->max_tx_data_size ? limits->max_tx_data_size : 2048;
 	uint32_t max_window = limits && limits->max_tx_window ? limits->max_tx_window : 7;
 	uint32_t data, overhead;
 
+	/* An empty field falls to bit 0 (qos_msb), the most conservative
+	 * value, so that *out is usable even for a refused list. */
 	out->baud = common_baud ? qos_baud_of_bit(qos_msb(common_baud)) : 9600;
 	out->link_disc_ms = qos_link_disc_ms_of_bit(disc_bit);
 	out->threshold_ms = qos_threshold_ms_of_bit(disc_bit);
 
-	out->tx_window = min_u32(qos_window_of_bit(qos_msb(peer->window)), max_window);
+	out->tx_window = min_u32(qos_window_of_bit(qos_msb(peer->window & VALID_WINDOW)),
+				 max_window);
 	out->tx_add_bofs = qos_add_bofs_of_bit(qos_msb(peer->add_bofs));
 	out->tx_min_tat_us = qos_min_tat_us_of_bit(qos_msb(peer->min_tat));
-	out->peer_max_tat_ms = qos_max_tat_ms_of_bit(qos_msb(peer->max_tat));
-	out->own_max_tat_ms = qos_max_tat_ms_of_bit(qos_msb(own->max_tat));
+	out->peer_max_tat_ms = qos_max_tat_ms_of_bit(qos_msb(peer->max_tat & VALID_MAX_TAT));
+	out->own_max_tat_ms = qos_max_tat_ms_of_bit(qos_msb(own->max_tat & VALID_MAX_TAT));
 	if (out->baud < 115200) {
 		out->peer_max_tat_ms = 500;
 		out->own_max_tat_ms = 500;
@@ -309,7 +363,7 @@ void qos_negotiate(const struct qos_bits *own, const struct qos_bits *peer,
 	/* Largest announced data size within the local cap, then halve
 	 * until one frame with its overhead and the turnaround padding
 	 * fits a turn (64 is the floor: a turn always carries a frame). */
-	data = qos_data_size_of_bit(qos_msb(peer->data_size));
+	data = qos_data_size_of_bit(qos_msb(peer->data_size & VALID_DATA_SIZE));
 	data = min_u32(data, max_data);
 	if (data < 64)
 		data = 64;
@@ -318,7 +372,8 @@ void qos_negotiate(const struct qos_bits *own, const struct qos_bits *peer,
 		data = next_smaller_data_size(data);
 	out->tx_data_size = data;
 
-	out->rx_data_size = qos_data_size_of_bit(qos_msb(own->data_size));
-	out->rx_window = qos_window_of_bit(qos_msb(own->window));
+	out->rx_data_size = qos_data_size_of_bit(qos_msb(own->data_size & VALID_DATA_SIZE));
+	out->rx_window = qos_window_of_bit(qos_msb(own->window & VALID_WINDOW));
 	out->rx_min_tat_us = qos_min_tat_us_of_bit(qos_msb(own->min_tat));
+	return qos_unusable(own, peer) ? -EPROTO : 0;
 }

@@ -150,14 +150,31 @@ struct qos_limits {
 
 /*
  * Negotiates: own = what this station announced, peer = what the peer
- * announced.  Type 0 parameters take the highest common bit (9600 if the
- * baud rates share none: it must always be common).  Below 115200 the
- * peer's maximum turnaround is taken as 500 ms (the only value allowed
- * there).  The line-capacity rule then lowers the data size until one
- * frame plus its overhead and the turnaround padding fits a turn; the
- * window stays, and a turn is limited to line_capacity bytes.
+ * announced.  Reserved bits (baud above bit 9, max TAT bit 7, data size
+ * bits 6-7, window bit 7) are ignored.  Type 0 parameters take the
+ * highest common bit.  Below 115200 the peer's maximum turnaround is
+ * taken as 500 ms (the only value allowed there).  The line-capacity
+ * rule then lowers the data size until one frame plus its overhead and
+ * the turnaround padding fits a turn; the window stays, and a turn is
+ * limited to line_capacity bytes.
+ *
+ * Returns 0, or -EPROTO when a parameter leaves nothing valid (see
+ * qos_unusable): the connection must then be refused.  *out is filled
+ * either way, empty fields taken at their most conservative value (bit
+ * 0; 9600 baud), so a refusing station still has sane timers and
+ * padding for its DM or DISC.
  */
-void qos_negotiate(const struct qos_bits *own, const struct qos_bits *peer,
-		   const struct qos_limits *limits, struct qos_result *out);
+int qos_negotiate(const struct qos_bits *own, const struct qos_bits *peer,
+		  const struct qos_limits *limits, struct qos_result *out);
+
+/*
+ * The parameters (QOS_HAVE_* mask) that leave nothing valid: a type 0
+ * parameter (baud, link disconnect) with no common defined bit, a
+ * type 1 parameter whose announcement (ours or the peer's) has no
+ * defined bit set.  0 when the pair can be negotiated.
+ */
+unsigned qos_unusable(const struct qos_bits *own, const struct qos_bits *peer);
+/* "window size" etc. for one QOS_HAVE_* flag (logs). */
+const char *qos_param_name(unsigned have_flag);
 
 #endif

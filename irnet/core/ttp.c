@@ -87,6 +87,7 @@ struct ttp {
 	ttp_event_fn fn;
 	void *ctx;
 	bool connected;
+	enum ttp_mode mode;     /* SAR only if we sent MaxSduSize */
 	uint32_t peer_max_sdu;  /* 0: no SAR */
 	unsigned send_credit;   /* PDUs we may send */
 	unsigned remote_credit; /* PDUs the peer may send */
@@ -110,12 +111,14 @@ struct ttp_listener {
 	struct irlmp_conn *conn;
 	ttp_event_fn fn;
 	void *ctx;
+	unsigned long refused;
 };
 
 void ttp_config_defaults(struct ttp_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->rx_credit = 16;
+	cfg->mode = TTP_MODE_SAR;
 	cfg->max_sdu = 4096;
 	cfg->tx_queue_max = 8;
 }
@@ -128,11 +131,18 @@ static void set_connected(struct ttp *t, bool on, const char *event)
 	t->connected = on;
 }
 
-static struct ttp *ttp_alloc(const struct ttp_config *cfg, ttp_event_fn fn, void *ctx)
+static bool config_ok(const struct ttp_config *cfg)
+{
+	return cfg->rx_credit != 0 && cfg->rx_credit <= TTP_MAX_CREDIT && cfg->tx_queue_max != 0 &&
+	       (cfg->mode == TTP_MODE_STREAM || (cfg->mode == TTP_MODE_SAR && cfg->max_sdu != 0));
+}
+
+static struct ttp *ttp_alloc(const struct ttp_config *cfg, enum ttp_mode mode, ttp_event_fn fn,
+			     void *ctx)
 {
 	struct ttp *t;
 
-	if (cfg->rx_credit == 0 || cfg->rx_credit > TTP_MAX_CREDIT || cfg->tx_queue_max == 0)
+	if (!config_ok(cfg))
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -143,6 +153,7 @@ static struct ttp *ttp_alloc(const struct ttp_config *cfg, ttp_event_fn fn, void
 		return NULL;
 	}
 	t->cfg = *cfg;
+	t->mode = mode;
 	t->fn = fn;
 	t->ctx = ctx;
 	t->remote_credit = cfg->rx_credit;
@@ -160,9 +171,11 @@ static void ttp_release(struct ttp *t)
 	free(t);
 }
 
-static size_t own_connect_pdu(const struct ttp_config *cfg, uint8_t *buf, size_t cap)
+/* Our Connect or Confirm: MaxSduSize only for a SAR connection. */
+static size_t own_connect_pdu(const struct ttp_config *cfg, enum ttp_mode mode, uint8_t *buf,
+			      size_t cap)
 {
-	struct ttp_connect_pdu p = { .credit = cfg->rx_credit, .has_max_sdu = cfg->max_sdu != 0,
+	struct ttp_connect_pdu p = { .credit = cfg->rx_credit, .has_max_sdu = mode == TTP_MODE_SAR,
 				     .max_sdu = cfg->max_sdu };
 	return ttp_connect_build(buf, cap, &p);
 }
@@ -179,6 +192,10 @@ static void take_peer_params(struct ttp *t, const struct ttp_connect_pdu *p)
 {
 	t->send_credit = p->credit;
 	t->peer_max_sdu = p->has_max_sdu ? p->max_sdu : 0;
+	if (t->mode == TTP_MODE_STREAM && t->peer_max_sdu)
+		log_msg(t->cfg.log, LOG_LEVEL_DEBUG,
+			"ttp: peer offers MaxSduSize %lu on a stream connection: not used",
+			(unsigned long)t->peer_max_sdu);
 }
 
 /* Largest segment payload in one LM data PDU. */
@@ -220,14 +237,15 @@ static void return_credit(struct ttp *t, unsigned n)
  */
 static void on_segment(struct ttp *t, bool more, const uint8_t *data, size_t len)
 {
-	size_t limit = t->cfg.max_sdu ? t->cfg.max_sdu : seg_max(t);
-	bool sar = t->cfg.max_sdu != 0;
+	bool sar = t->mode == TTP_MODE_SAR;
 
-	if (!t->asm_discard && t->asm_len + len > limit) {
+	/* A stream keeps every byte IrLAP delivered: a PDU is bounded by the
+	 * frame size we announced. */
+	if (sar && !t->asm_discard && t->asm_len + len > t->cfg.max_sdu) {
 		t->asm_discard = true;
 		t->stats.oversize_dropped++;
-		log_msg(t->cfg.log, LOG_LEVEL_WARNING, "ttp: SDU over %zu bytes from the peer dropped",
-			limit);
+		log_msg(t->cfg.log, LOG_LEVEL_WARNING, "ttp: SDU over %lu bytes from the peer dropped",
+			(unsigned long)t->cfg.max_sdu);
 	}
 	if (!t->asm_discard && len) {
 		if (t->asm_len + len > t->asm_cap) {
@@ -300,7 +318,8 @@ static void lmp_event(void *ctx, const struct irlmp_event *ev)
 			return;
 		}
 		take_peer_params(t, &p);
-		set_connected(t, true, "connect confirm");
+		set_connected(t, true, t->mode == TTP_MODE_SAR ? "connect confirm (SAR)" :
+								 "connect confirm (stream)");
 		emit(t, TTP_EV_CONNECTED, 0);
 		break;
 	case IRLMP_EV_DATA:
@@ -314,6 +333,14 @@ static void lmp_event(void *ctx, const struct irlmp_event *ev)
 	default:
 		break;
 	}
+}
+
+/* We may cut an SDU into segments: a SAR connection to a peer that
+ * reassembles.  A stream connection never sets M (Linux's stream socket
+ * would not expect it). */
+static bool segmenting(const struct ttp *t)
+{
+	return t->mode == TTP_MODE_SAR && t->peer_max_sdu != 0;
 }
 
 static size_t build_pdu(struct ttp *t, uint8_t *buf, size_t max)
@@ -345,8 +372,8 @@ static size_t build_pdu(struct ttp *t, uint8_t *buf, size_t max)
 	if (n > max - TTP_HEADER)
 		n = max - TTP_HEADER;
 	more = t->tx_off + n < s->len;
-	/* Without SAR at the peer an SDU is one PDU: wait for room. */
-	if (more && t->peer_max_sdu == 0)
+	/* Without SAR (ours or the peer's) an SDU is one PDU: wait for room. */
+	if (more && !segmenting(t))
 		return 0;
 	buf[0] = (uint8_t)((more ? TTP_M : 0) | credit);
 	memcpy(buf + TTP_HEADER, s->data + t->tx_off, n);
@@ -398,11 +425,12 @@ struct ttp *ttp_connect(struct irlmp *lm, uint32_t daddr, uint8_t dlsap,
 			const struct ttp_config *cfg, ttp_event_fn fn, void *ctx, uint64_t now_us)
 {
 	uint8_t pdu[16];
-	size_t n = own_connect_pdu(cfg, pdu, sizeof(pdu));
-	struct ttp *t = ttp_alloc(cfg, fn, ctx);
+	struct ttp *t = ttp_alloc(cfg, cfg->mode, fn, ctx);
+	size_t n;
 
 	if (!t)
 		return NULL;
+	n = own_connect_pdu(cfg, cfg->mode, pdu, sizeof(pdu));
 	t->conn = irlmp_connect(lm, daddr, dlsap, pdu, n, &ttp_lmp_ops, t, now_us);
 	if (!t->conn) {
 		ttp_release(t);
@@ -418,6 +446,7 @@ static void listener_event(void *ctx, const struct irlmp_event *ev)
 	uint8_t pdu[16];
 	size_t n;
 	struct ttp *t;
+	bool peer_sar;
 
 	if (ev->type != IRLMP_EV_CONNECT_IND)
 		return;
@@ -426,20 +455,33 @@ static void listener_event(void *ctx, const struct irlmp_event *ev)
 		irlmp_disconnect(ev->conn, IRLMP_REASON_UNSPECIFIED, NULL, 0);
 		return;
 	}
-	t = ttp_alloc(&l->cfg, l->fn, l->ctx);
+	peer_sar = p.has_max_sdu && p.max_sdu != 0;
+	if (l->cfg.mode == TTP_MODE_STREAM && peer_sar) {
+		/* Linux's stream socket ignores it and lets the caller time
+		 * out; the caller learns it now. */
+		log_msg(l->cfg.log, LOG_LEVEL_INFO,
+			"ttp %02x: connect with MaxSduSize %lu refused: a stream service",
+			irlmp_conn_lsel(ev->conn), (unsigned long)p.max_sdu);
+		l->refused++;
+		irlmp_disconnect(ev->conn, IRLMP_REASON_USER, NULL, 0);
+		return;
+	}
+	/* Never MaxSduSize in the Confirm when the Connect had none. */
+	t = ttp_alloc(&l->cfg, peer_sar ? TTP_MODE_SAR : TTP_MODE_STREAM, l->fn, l->ctx);
 	if (!t) {
 		irlmp_disconnect(ev->conn, IRLMP_REASON_NO_CLIENT, NULL, 0);
 		return;
 	}
 	t->conn = ev->conn;
 	take_peer_params(t, &p);
-	n = own_connect_pdu(&l->cfg, pdu, sizeof(pdu));
+	n = own_connect_pdu(&l->cfg, t->mode, pdu, sizeof(pdu));
 	if (irlmp_accept(ev->conn, pdu, n, &ttp_lmp_ops, t) < 0) {
 		irlmp_disconnect(ev->conn, IRLMP_REASON_UNSPECIFIED, NULL, 0);
 		ttp_release(t);
 		return;
 	}
-	set_connected(t, true, "connect PDU, accepted");
+	set_connected(t, true, t->mode == TTP_MODE_SAR ? "connect PDU, accepted (SAR)" :
+						       "connect PDU, accepted (stream)");
 	emit(t, TTP_EV_CONNECTED, 0);
 }
 
@@ -448,8 +490,11 @@ static const struct irlmp_user_ops listener_ops = { .event = listener_event };
 struct ttp_listener *ttp_listen(struct irlmp *lm, uint8_t sel, const struct ttp_config *cfg,
 				ttp_event_fn fn, void *ctx)
 {
-	struct ttp_listener *l = calloc(1, sizeof(*l));
+	struct ttp_listener *l;
 
+	if (!config_ok(cfg))
+		return NULL;
+	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
 	l->cfg = *cfg;
@@ -468,6 +513,11 @@ uint8_t ttp_listener_lsap(const struct ttp_listener *l)
 	return irlmp_conn_lsel(l->conn);
 }
 
+unsigned long ttp_listener_refused(const struct ttp_listener *l)
+{
+	return l->refused;
+}
+
 void ttp_listener_free(struct ttp_listener *l)
 {
 	if (!l)
@@ -483,7 +533,7 @@ int ttp_send(struct ttp *t, const uint8_t *sdu, size_t len)
 
 	if (!t->connected)
 		return -ENOTCONN;
-	limit = t->peer_max_sdu ? t->peer_max_sdu : seg_max(t);
+	limit = ttp_max_send(t);
 	if (len > limit || len == 0)
 		return -EMSGSIZE;
 	if (t->tx_count == t->cfg.tx_queue_max) {
@@ -504,23 +554,23 @@ int ttp_send(struct ttp *t, const uint8_t *sdu, size_t len)
 long ttp_recv(struct ttp *t, uint8_t *buf, size_t cap)
 {
 	struct sdu *s;
-	long n;
+	size_t n;
 
 	if (!t->rx_count)
 		return 0;
 	s = &t->rxq[t->rx_head];
 	if (s->len > cap)
 		return -EMSGSIZE;
-	if (s->len)
-		memcpy(buf, s->data, s->len);
-	n = (long)s->len;
+	n = s->len;
+	if (n)
+		memcpy(buf, s->data, n);
 	free(s->data);
 	s->data = NULL;
 	t->rx_head = (t->rx_head + 1) % RX_SLOTS;
 	t->rx_count--;
-	t->rx_bytes -= (size_t)n;
+	t->rx_bytes -= n;
 	return_credit(t, s->pdus);
-	return n;
+	return (long)n;
 }
 
 void ttp_disconnect(struct ttp *t)
@@ -530,6 +580,16 @@ void ttp_disconnect(struct ttp *t)
 }
 
 bool ttp_is_connected(const struct ttp *t) { return t->connected; }
+enum ttp_mode ttp_mode(const struct ttp *t) { return t->mode; }
+
+size_t ttp_max_send(const struct ttp *t)
+{
+	size_t one = seg_max(t);
+
+	if (segmenting(t))
+		return t->peer_max_sdu;
+	return t->peer_max_sdu && t->peer_max_sdu < one ? t->peer_max_sdu : one;
+}
 size_t ttp_tx_pending(const struct ttp *t) { return t->tx_count; }
 uint32_t ttp_peer_max_sdu(const struct ttp *t) { return t->peer_max_sdu; }
 unsigned ttp_send_credit(const struct ttp *t) { return t->send_credit; }

@@ -307,13 +307,14 @@ static void send_disconnected(struct ar_conn *c, enum irlmp_reason reason, const
 static void conn_open(struct ar_conn *c, struct ttp *t)
 {
 	struct api_requests *ar = c->cl->ar;
-	bool sar = c->mode == IRDAD_MODE_SAR;
-	size_t pdu = irlmp_max_data(lmp(ar)) - 1; /* TinyTP's header byte */
+	/* What TinyTP settled on: a SAR service reached by a stream caller
+	 * runs that connection as a stream (ttp.h). */
+	bool sar = ttp_mode(t) == TTP_MODE_SAR;
 	uint32_t peer_sdu = ttp_peer_max_sdu(t);
 	struct conn_bridge_config bc = {
 		.mode = sar ? CONN_BRIDGE_SAR : CONN_BRIDGE_STREAM,
-		.tx_max = sar && peer_sdu ? peer_sdu : pdu,
-		.rx_max = sar ? c->max_sdu : pdu,
+		.tx_max = ttp_max_send(t),
+		.rx_max = sar ? c->max_sdu : ttp_max_send(t),
 		.drain_timeout_us = ar->cfg.drain_timeout_us,
 		.log = ar->cfg.log,
 	};
@@ -335,6 +336,7 @@ static void conn_open(struct ar_conn *c, struct ttp *t)
 		return;
 	}
 	c->state = CONN_OPEN;
+	c->mode = sar ? IRDAD_MODE_SAR : IRDAD_MODE_STREAM;
 	c->daddr = c->daddr ? c->daddr : ar->link_peer;
 	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_CONNECTION, c->seq);
 	irdad_put_u32(&wr, IRDAD_A_CONN_ID, c->id);
@@ -386,7 +388,9 @@ static void ttp_config_for(const struct api_requests *ar, enum irdad_mode mode,
 			   uint32_t max_sdu, struct ttp_config *tc)
 {
 	ttp_config_defaults(tc);
-	tc->max_sdu = mode == IRDAD_MODE_SAR ? max_sdu : 0;
+	tc->mode = mode == IRDAD_MODE_SAR ? TTP_MODE_SAR : TTP_MODE_STREAM;
+	if (mode == IRDAD_MODE_SAR)
+		tc->max_sdu = max_sdu;
 	tc->log = ar->cfg.log;
 }
 

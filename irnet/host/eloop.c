@@ -35,6 +35,7 @@ struct signal_entry {
 	eloop_signal_fn fn;
 	void *ctx;
 	bool was_blocked;
+	bool was_ignored;   /* SIG_IGN before we took it: put back on removal */
 };
 
 struct eloop {
@@ -265,6 +266,23 @@ static void read_signals(struct eloop *loop, int fd, void *ctx)
 			"eloop: reading the signalfd: %s", strerror(errno));
 }
 
+/* Puts a signal back as eloop_add_signal found it: ignored again first
+ * (a pending one is then dropped), then unblocked. */
+static void restore_signal(int signo, bool was_blocked, bool was_ignored)
+{
+	if (was_ignored) {
+		struct sigaction ign = { .sa_handler = SIG_IGN };
+		sigemptyset(&ign.sa_mask);
+		sigaction(signo, &ign, NULL);
+	}
+	if (!was_blocked) {
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, signo);
+		pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	}
+}
+
 int eloop_add_signal(struct eloop *loop, int signo, eloop_signal_fn fn,
 		     void *ctx)
 {
@@ -282,28 +300,44 @@ int eloop_add_signal(struct eloop *loop, int signo, eloop_signal_fn fn,
 	int err = pthread_sigmask(SIG_BLOCK, &one, &old);
 	if (err)
 		return -err;
+	/* An inherited SIG_IGN (a shell's background job gets SIGINT and
+	 * SIGQUIT ignored) would let the kernel discard the signal: POSIX
+	 * leaves that open for a blocked signal, and any that came before the
+	 * block were lost.  The loop takes the signal, so it gets the default
+	 * disposition (never acted on while blocked). */
+	bool ignored = false;
+	struct sigaction sa;
+	if (sigaction(signo, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN) {
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		sigemptyset(&dfl.sa_mask);
+		if (sigaction(signo, &dfl, NULL) < 0) {
+			err = errno;
+			if (!sigismember(&old, signo))
+				pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+			return -err;
+		}
+		ignored = true;
+		log_msg(loop->log, LOG_LEVEL_DEBUG, "eloop: signal %d was ignored: default now", signo);
+	}
 	sigset_t mask = loop->sigmask;
 	sigaddset(&mask, signo);
 	int fd = signalfd(loop->sigfd, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		if (!sigismember(&old, signo))
-			pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-		return -err;
-	}
-	if (loop->sigfd < 0) {
-		int r = eloop_add_reader(loop, fd, read_signals, NULL);
-		if (r < 0) {
+	int r = fd < 0 ? -errno : 0;
+	if (r == 0 && loop->sigfd < 0) {
+		r = eloop_add_reader(loop, fd, read_signals, NULL);
+		if (r < 0)
 			close(fd);
-			if (!sigismember(&old, signo))
-				pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-			return r;
-		}
-		loop->sigfd = fd;
+		else
+			loop->sigfd = fd;
+	}
+	if (r < 0) {
+		restore_signal(signo, sigismember(&old, signo) == 1, ignored);
+		return r;
 	}
 	loop->sigmask = mask;
 	loop->signals[signo] = (struct signal_entry){
 		.fn = fn, .ctx = ctx, .was_blocked = sigismember(&old, signo) == 1,
+		.was_ignored = ignored,
 	};
 	return 0;
 }
@@ -315,12 +349,7 @@ int eloop_remove_signal(struct eloop *loop, int signo)
 	sigdelset(&loop->sigmask, signo);
 	if (signalfd(loop->sigfd, &loop->sigmask, SFD_NONBLOCK | SFD_CLOEXEC) < 0)
 		return -errno;
-	if (!loop->signals[signo].was_blocked) {
-		sigset_t one;
-		sigemptyset(&one);
-		sigaddset(&one, signo);
-		pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-	}
+	restore_signal(signo, loop->signals[signo].was_blocked, loop->signals[signo].was_ignored);
 	loop->signals[signo].fn = NULL;
 	if (sigisemptyset(&loop->sigmask)) {
 		eloop_remove_reader(loop, loop->sigfd);

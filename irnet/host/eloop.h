@@ -83,9 +83,11 @@ static inline bool eloop_timer_pending(const struct eloop_timer *t)
 }
 
 /* Signals: the signal is blocked in the calling thread and read from the
- * loop's signalfd.  Returns 0 or -errno (-EINVAL for SIGKILL/SIGSTOP or
- * an invalid number).  Removing restores the signal's blocked state as it
- * was before eloop_add_signal. */
+ * loop's signalfd.  A signal found ignored (SIG_IGN, as a shell's
+ * background job inherits SIGINT) gets the default disposition first, so
+ * that it is not discarded.  Returns 0 or -errno (-EINVAL for
+ * SIGKILL/SIGSTOP or an invalid number).  Removing restores the signal's
+ * disposition and blocked state as they were before eloop_add_signal. */
 int eloop_add_signal(struct eloop *loop, int signo, eloop_signal_fn fn,
 		     void *ctx);
 int eloop_remove_signal(struct eloop *loop, int signo);

@@ -33,3 +33,15 @@ BENCHMARKS += tests/bench/bench_irlap
 noinst_PROGRAMS += tests/bench/bench_irlap
 tests_bench_bench_irlap_SOURCES = tests/bench/bench_irlap.c
 tests_bench_bench_irlap_LDADD = irnet/libirnet.la
+
+# Link set-up time (discovery, SNRM/UA, the first poll at the new rate)
+# in virtual time: the scenario is shared by the test and the benchmark.
+noinst_HEADERS += tests/unit/linkup_sim.h
+BENCHMARKS += tests/bench/bench_linkup
+noinst_PROGRAMS += tests/bench/bench_linkup
+tests_bench_bench_linkup_SOURCES = tests/bench/bench_linkup.c
+tests_bench_bench_linkup_LDADD = irnet/libirnet.la
+UNIT_TESTS += tests/unit/test_linkup
+tests_unit_test_linkup_SOURCES = tests/unit/test_linkup.c
+tests_unit_test_linkup_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_linkup_LDADD = irnet/libirnet.la $(UNIT_LIBS)

@@ -39,6 +39,9 @@ struct sim {
 	struct sim_counters counters;
 	double frame_loss;
 	uint64_t rng;
+	uint32_t switch_delay_us[2];
+	uint32_t switch_baud[2];       /* a late switch pending, or 0 */
+	uint64_t switch_at[2];
 };
 
 /* A uniform draw in [0, 1) from the simulator's own generator. */
@@ -109,8 +112,14 @@ static void wire_send_frame(void *ctx, const uint8_t *frame, size_t len,
 		s->counters.frames_lost[p->index]++;
 	}
 	wire_transmit(s->wire, p->index, p->tx, (size_t)n, s->now, &done);
-	if (tx->speed_after)
+	if (tx->speed_after && s->switch_delay_us[p->index]) {
+		uint64_t at = s->now + s->switch_delay_us[p->index];
+
+		s->switch_baud[p->index] = tx->speed_after;
+		s->switch_at[p->index] = at > done ? at : done;
+	} else if (tx->speed_after) {
 		wire_set_speed(s->wire, p->index, tx->speed_after, s->now);
+	}
 	s->counters.frames_sent[p->index]++;
 	/* Stamped when the frame has left, as a receiver's are when it has
 	 * arrived. */
@@ -197,6 +206,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct irlap_config stat
 	s->app = cfg->app;
 	s->log = cfg->log;
 	s->frame_loss = cfg->frame_loss;
+	memcpy(s->switch_delay_us, cfg->switch_delay_us, sizeof(s->switch_delay_us));
 	s->rng = cfg->wire.seed ^ 0x5eed5eed5eedull;
 	if (!s->wire) {
 		free(s);
@@ -262,8 +272,11 @@ static bool sim_step(struct sim *s, uint64_t limit)
 {
 	uint64_t t = wire_next_event(s->wire);
 
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		t = min_u64(t, irlap_deadline(s->port[i].st));
+		if (s->switch_baud[i])
+			t = min_u64(t, s->switch_at[i]);
+	}
 	if (t > limit) {
 		wire_advance(s->wire, limit, on_wire_byte, s);
 		s->now = limit;
@@ -275,6 +288,12 @@ static bool sim_step(struct sim *s, uint64_t limit)
 	s->counters.events++;
 	wire_advance(s->wire, t, on_wire_byte, s);
 	s->now = t;
+	for (int i = 0; i < 2; i++) {
+		if (s->switch_baud[i] && s->switch_at[i] <= s->now) {
+			wire_set_speed(s->wire, i, s->switch_baud[i], s->now);
+			s->switch_baud[i] = 0;
+		}
+	}
 	for (int i = 0; i < 2; i++)
 		if (irlap_deadline(s->port[i].st) <= s->now)
 			irlap_tick(s->port[i].st, s->now);

@@ -52,6 +52,13 @@ struct sim_config {
 	 * idle bytes for its duration instead), on top of the wire's
 	 * per-byte physics.  Drawn per frame from wire.seed. */
 	double frame_loss;
+	/* A station that switches its line late after a frame that asks for
+	 * it (txinfo.speed_after: the secondary's UA): its UART changes rate
+	 * this long after the frame was handed over, but not before the
+	 * frame has left.  0: as the frame is handed over (an ideal host).
+	 * Linux waits a fixed 60 ms where the driver cannot tell when the
+	 * frame has left (USB bridges, digest 2.8). */
+	uint32_t switch_delay_us[2];
 	/* Optional capture, from station 0's point of view: what it sends
 	 * (packet type 4) and what it receives intact (0). */
 	pcap_sink_fn pcap_sink;

@@ -594,6 +594,25 @@ static struct rx_step receive(const struct wire *w, int to, uint64_t limit)
 		/* a falling edge at t: a start bit, for this receiver */
 		uint32_t rb = rx_baud(r, t);
 		uint64_t end = t + 10 * NS_PER_S / rb;
+		/* The glitch test needs the line only up to the middle of the
+		 * start bit, so it is made as soon as that is past, before
+		 * the whole byte is: a receiver that has just switched to a
+		 * faster rate can complete a later byte before this one would
+		 * have ended, and a call limited to that byte's end must reach
+		 * it as an unlimited one does (wire_next_event), or the host
+		 * never gets past it.  (A glitch whose byte time our own
+		 * transmission would cut short is skipped by half a bit like
+		 * any other, not to the transmission's start.) */
+		if (t + NS_PER_S / rb / 2 > limit) {
+			st.resume = t;
+			return st;
+		}
+		if (level(w, s, t + NS_PER_S / rb / 2) != 0 &&
+		    blind_from(r, t, t + NS_PER_S / rb / 2) == INF) {
+			/* a glitch shorter than half a bit: not a start bit */
+			t += NS_PER_S / rb / 2;
+			continue;
+		}
 		if (end > limit) {
 			st.resume = t;
 			return st;
@@ -602,11 +621,6 @@ static struct rx_step receive(const struct wire *w, int to, uint64_t limit)
 		if (blind != INF) {
 			/* our own transmission starts inside this byte: lost */
 			t = blind;
-			continue;
-		}
-		if (level(w, s, t + NS_PER_S / rb / 2) != 0) {
-			/* a glitch shorter than half a bit: not a start bit */
-			t += NS_PER_S / rb / 2;
 			continue;
 		}
 		uint8_t v = 0;

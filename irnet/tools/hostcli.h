@@ -13,8 +13,11 @@
  * installed.
  *
  * Does not own: a program's own options or its short letters (the device
- * is -d in irdiscover and -D in irspray, where -d is irdaspray's
- * unidirectional flag), nor what it does with the stack.
+ * is -D in both; irdiscover also takes its older -d, which in irspray is
+ * irdaspray's unidirectional flag), nor what it does with the stack.
+ *
+ * Signals: the loop takes SIGINT and SIGTERM even when the program was
+ * started with them ignored (eloop_add_signal resets SIG_IGN).
  *
  * This is program code: it prints its messages to stderr, prefixed with
  * the program's name, and returns the exit code to use.

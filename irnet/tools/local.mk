@@ -32,6 +32,10 @@ BENCHMARKS += tests/irspray-bench.sh
 EXTRA_DIST += tests/irspray-bench.sh
 bench: irnet/tools/irspray irnet/tools/irwire
 
+# `make bench`: link set-up time over irwire (tests/linkup-irwire-bench.sh).
+BENCHMARKS += tests/linkup-irwire-bench.sh
+EXTRA_DIST += tests/linkup-irwire-bench.sh
+
 bin_PROGRAMS += irnet/tools/irwire
 irnet_tools_irwire_SOURCES = irnet/tools/irwire.c
 irnet_tools_irwire_LDADD = irnet/libirnet.la

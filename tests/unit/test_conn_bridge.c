@@ -192,11 +192,10 @@ static void attach(struct rig *r, struct side *sd, struct ttp *t, uint8_t seed)
 {
 	bool sar = r->sc == SAR_BOUNDARIES;
 	int sv[2];
-	size_t pdu = irlmp_max_data(stack_irlmp(sd->stk)) - 1;
 	struct conn_bridge_config bc = {
 		.mode = sar ? CONN_BRIDGE_SAR : CONN_BRIDGE_STREAM,
-		.tx_max = sar ? ttp_peer_max_sdu(t) : pdu,
-		.rx_max = sar ? MAX_SDU : pdu,
+		.tx_max = ttp_max_send(t),
+		.rx_max = sar ? MAX_SDU : ttp_max_send(t),
 		.drain_timeout_us = 5000000,
 	};
 
@@ -236,7 +235,8 @@ static void on_ias(void *ctx, int ret, const struct ias_response *resp)
 
 	assert_true(lsap > 0);
 	ttp_config_defaults(&tc);
-	tc.max_sdu = r->sc == SAR_BOUNDARIES ? MAX_SDU : 0;
+	tc.mode = r->sc == SAR_BOUNDARIES ? TTP_MODE_SAR : TTP_MODE_STREAM;
+	tc.max_sdu = MAX_SDU;
 	assert_non_null(ttp_connect(stack_irlmp(r->s[0].stk), r->peer, (uint8_t)lsap, &tc, on_ttp,
 				    r, stack_now(r->s[0].stk)));
 	stack_sync(r->s[0].stk);
@@ -324,7 +324,8 @@ static void run(struct rig *r, enum scenario sc, size_t a_tx, size_t b_tx)
 	r->s[0].cl.goal_tx = r->s[1].cl.goal_rx = a_tx;
 	r->s[1].cl.goal_tx = r->s[0].cl.goal_rx = b_tx;
 	ttp_config_defaults(&tc);
-	tc.max_sdu = sc == SAR_BOUNDARIES ? MAX_SDU : 0;
+	tc.mode = sc == SAR_BOUNDARIES ? TTP_MODE_SAR : TTP_MODE_STREAM;
+	tc.max_sdu = MAX_SDU;
 	r->tl = ttp_listen(stack_irlmp(r->s[1].stk), IRLMP_LSAP_ANY, &tc, on_ttp, r);
 	assert_non_null(r->tl);
 	assert_true(stack_register_lsap(r->s[1].stk, CLASS, NULL, ttp_listener_lsap(r->tl)) >= 0);
