@@ -23,8 +23,10 @@
  * irnet_client_set_logger().  A session whose control socket broke (irdad
  * closed it) or that received something malformed (a reply that does not
  * decode, a reply to no request, a descriptor where none belongs) is dead:
- * the call fails with -ECONNRESET, -EBADMSG or -EPROTONOSUPPORT, every
- * later call fails the same way, and only irnet_client_close() is left.
+ * the call fails with -ECONNRESET, -EBADMSG or -EPROTONOSUPPORT (or
+ * -ENOBUFS: more than IRNET_CLIENT_EVENTS_MAX events not taken), events
+ * queued before are still delivered, then every call fails the same way,
+ * and only irnet_client_close() is left.
  * An ERROR reply, a timeout or a request refused before it was sent
  * (-EINVAL) leave the session usable.
  *

@@ -32,3 +32,10 @@ UNIT_TESTS += tests/unit/test_irnet_client
 tests_unit_test_irnet_client_SOURCES = tests/unit/test_irnet_client.c
 tests_unit_test_irnet_client_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irnet_client_LDADD = irnet/api/libirnet_client.la $(UNIT_LIBS)
+
+if ENABLE_FUZZING
+FUZZERS += tests/fuzz/fuzz_irnet_client
+tests_fuzz_fuzz_irnet_client_SOURCES = tests/fuzz/fuzz_irnet_client.c
+tests_fuzz_fuzz_irnet_client_LDADD = irnet/api/libirnet_client.la
+tests_fuzz_fuzz_irnet_client_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+endif

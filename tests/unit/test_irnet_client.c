@@ -682,12 +682,30 @@ static void client_listen_and_connect(struct irnet_client *cl)
 	assert_int_equal(irnet_client_close_listener(cl, listener, TIMEOUT), 0);
 }
 
+/* Counts the debug lines and remembers whether one was seen. */
+struct log_seen {
+	int lines;
+	const char *want;
+	bool seen;
+};
+
+static void log_sink_seen(void *ctx, enum log_level level, const char *msg)
+{
+	struct log_seen *ls = ctx;
+	(void)level;
+	ls->lines++;
+	ls->seen |= strstr(msg, ls->want) != NULL;
+}
+
 static void every_request_answered(void **state)
 {
 	(void)state;
 	pid_t pid;
 	int fds0 = count_fds();
 	struct irnet_client *cl = attach(start_daemon(daemon_every_request, 0, &pid));
+	struct log_seen ls = { .want = "-> DISCOVER seq 2" };
+	const struct logger log = { .sink = log_sink_seen, .ctx = &ls, .max = LOG_LEVEL_DEBUG };
+	irnet_client_set_logger(cl, &log);
 
 	client_discover_and_ias(cl);
 	client_listen_and_connect(cl);
@@ -729,6 +747,8 @@ static void every_request_answered(void **state)
 
 	assert_string_equal(irnet_client_error(cl), "");
 	assert_int_equal(irnet_client_next_event(cl, &ev), 0);
+	assert_true(ls.seen);
+	assert_true(ls.lines >= 11 + 13); /* 11 requests sent, 13 messages received */
 	irnet_client_close(cl);
 	end_daemon(pid);
 	assert_int_equal(count_fds(), fds0);
