@@ -373,9 +373,13 @@ static bool take_queued(struct irnet_client *cl, const struct want *w)
 		if (!event_wanted(w, &cl->events[i]))
 			continue;
 		*w->ev = cl->events[i];
-		memmove(cl->events + i, cl->events + i + 1,
-			(cl->ev_end - i - 1) * sizeof(*cl->events));
-		cl->ev_end--;
+		if (i == cl->ev_head) { /* the oldest: no copying */
+			cl->ev_head++;
+		} else {
+			memmove(cl->events + i, cl->events + i + 1,
+				(cl->ev_end - i - 1) * sizeof(*cl->events));
+			cl->ev_end--;
+		}
 		if (cl->ev_head == cl->ev_end)
 			cl->ev_head = cl->ev_end = 0;
 		return true;
@@ -985,10 +989,11 @@ int irnet_client_accept(struct irnet_client *cl, uint32_t listener_id, int *fd,
 	struct irnet_event ev;
 	struct want w = { .kind = WANT_CONNECTION, .listener_id = listener_id, .ev = &ev };
 	*fd = -1;
+	if (!cl->dead)
+		cl->err[0] = '\0';
 	if (!take_queued(cl, &w)) {
 		if (cl->dead)
 			return cl->dead;
-		cl->err[0] = '\0';
 		int rc = pump(cl, &w, deadline_after(timeout_ms));
 		if (rc == 0)
 			return fail(cl, -ETIMEDOUT, "no connection to listener %u within %d ms",

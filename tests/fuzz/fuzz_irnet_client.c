@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "irdad_fake.h"
 #include "irnet_client.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -40,32 +41,15 @@ static int count_fds(void)
 
 static void send_with_fds(int fd, const uint8_t *b, size_t len, uint8_t flags)
 {
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int) * 2)];
-	} ctl;
-	struct iovec iov = { .iov_base = (void *)b, .iov_len = len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	int pair[2] = { -1, -1 }, fds[2];
+	int pair[2] = { -1, -1 };
 	size_t n = 0;
 	if (flags & 3) {
-		int type = (flags & 1) ? SOCK_STREAM : SOCK_SEQPACKET;
-		if (socketpair(AF_UNIX, type, 0, pair) != 0)
+		if (socketpair(AF_UNIX, (flags & 1) ? SOCK_STREAM : SOCK_SEQPACKET, 0, pair) != 0)
 			abort();
-		fds[n++] = pair[0];
-		if (flags & 4)
-			fds[n++] = pair[1];
-		memset(&ctl, 0, sizeof(ctl));
-		mh.msg_control = ctl.buf;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * n);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * n);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
+		n = (flags & 4) ? 2 : 1;
 	}
 	/* a full socket drops the rest of the input, which is fine */
-	(void)sendmsg(fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	(void)irdad_fake_send(fd, b, len, pair, n, MSG_DONTWAIT);
 	if (pair[0] >= 0) {
 		close(pair[0]);
 		close(pair[1]);

@@ -14,6 +14,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@
 
 #include <cmocka.h>
 
+#include "irdad_fake.h"
 #include "irnet_client.h"
 
 #define OUR_ADDR 0x1234abcdu
@@ -78,24 +80,7 @@ static void d_wait_eof(int fd)
 
 static void d_send_raw(int fd, const void *buf, size_t len, const int *fds, size_t nfds)
 {
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int) * 16)];
-	} ctl;
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	CHECK(nfds <= 16);
-	if (nfds) {
-		memset(&ctl, 0, sizeof(ctl));
-		mh.msg_control = ctl.buf;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
-	}
-	CHECK(sendmsg(fd, &mh, MSG_NOSIGNAL) == (ssize_t)len);
+	CHECK(irdad_fake_send(fd, buf, len, fds, nfds, 0));
 }
 
 /* Sends what wr holds, checked by the codec like a real daemon's. */
@@ -645,6 +630,7 @@ static void client_listen_and_connect(struct irnet_client *cl)
 
 	assert_int_equal(irnet_client_accept(cl, listener, &fd, &ci, TIMEOUT), 0);
 	assert_true(fd >= 0);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	assert_int_equal(ci.conn_id, 10);
 	assert_int_equal(ci.listener_id, 5);
 	assert_int_equal(ci.mode, IRDAD_MODE_SAR);
@@ -664,6 +650,7 @@ static void client_listen_and_connect(struct irnet_client *cl)
 					      .mode = IRDAD_MODE_STREAM };
 	assert_int_equal(irnet_client_connect(cl, &cr, &fd, &ci, 3000), 0);
 	assert_true(fd >= 0);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	assert_int_equal(ci.conn_id, 77);
 	assert_int_equal(ci.listener_id, 0);
 	assert_int_equal(ci.lsap, 0x13);
@@ -1160,6 +1147,9 @@ static void daemon_slow(int fd, int arg)
 	close(d_connection(fd, connect_seq, &c));
 	d_status_reply(fd, status_seq);
 	d_stations(fd, seq, 2);
+	/* a second late answer to the same request answers nothing */
+	d_recv(fd, IRDAD_MSG_WATCH, &r);
+	d_status_reply(fd, status_seq);
 	d_wait_eof(fd);
 }
 
@@ -1195,6 +1185,8 @@ static void timeouts_and_late_replies(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(count_fds(), fds0);
 	assert_int_equal(irnet_client_queued(cl), 0);
+	expect_error(cl, irnet_client_watch(cl, 1, TIMEOUT), -EBADMSG,
+		     "STATUS_REPLY seq 2 answers no request");
 	free(st);
 	irnet_client_close(cl);
 	end_daemon(pid);
