@@ -778,6 +778,17 @@ static bool bare_token(struct parser *p, struct cursor *c, struct tok *t)
 	return true;
 }
 
+static void prefix_key(struct parser *p, const struct tok *key)
+{
+	char was[sizeof(p->msg)];
+	struct text t;
+
+	memcpy(was, p->msg, sizeof(was));
+	text_init(&t, p->msg, sizeof(p->msg));
+	show_tok(&t, key);
+	text_add(&t, ": %s", was);
+}
+
 /* Splits a key-value line into its words; a '#' where a word would start
  * begins a comment.  *n is the count of values after the key (it keeps
  * counting past LINE_VALUES, whose extra values are not kept). */
@@ -795,8 +806,11 @@ static bool split(struct parser *p, struct cursor line, struct tok *key, struct 
 			break;
 		struct tok *t = count == 0 ? key : count <= LINE_VALUES ? &v[count - 1] : &spare;
 		memset(t, 0, sizeof(*t));
-		if (!(ch == '"' ? quoted_token(p, &line, t) : bare_token(p, &line, t)))
+		if (!(ch == '"' ? quoted_token(p, &line, t) : bare_token(p, &line, t))) {
+			if (count > 0)   /* name the key whose value is wrong */
+				prefix_key(p, key);
 			return false;
+		}
 		count++;
 	}
 	*n = count ? count - 1 : 0;
@@ -1312,4 +1326,110 @@ int irdad_config_reload_text(struct irdad_config *cur, const void *text, size_t 
 		memcpy(cur, next, sizeof(*cur));
 	free(next);
 	return rc;
+}
+
+/* --- writing a configuration out ------------------------------------------ */
+
+/* A value as the parser reads it back: bare when it can be, else quoted
+ * with '"' and '\\' escaped. */
+static void put_value(struct text *t, const char *v)
+{
+	size_t n = strlen(v);
+	bool quote = n == 0 || v[0] == '#' || strpbrk(v, " \t\"\\") != NULL;
+
+	if (!quote) {
+		text_put(t, v, n);
+		return;
+	}
+	text_put(t, "\"", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] == '"' || v[i] == '\\')
+			text_put(t, "\\", 1);
+		text_put(t, &v[i], 1);
+	}
+	text_put(t, "\"", 1);
+}
+
+static void put_key(struct text *t, const char *key, const char *value)
+{
+	text_add(t, "%s ", key);
+	put_value(t, value);
+	text_put(t, "\n", 1);
+}
+
+static void put_duration(struct text *t, const char *key, uint32_t ms)
+{
+	if (ms == 0)
+		text_add(t, "%s 0\n", key);
+	else
+		text_add(t, "%s %ums\n", key, ms);
+}
+
+static void put_hints(struct text *t, uint16_t hints)
+{
+	bool first = true;
+
+	text_add(t, "hints ");
+	for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++) {
+		if (!(hints & hint_names[i].bit))
+			continue;
+		text_add(t, "%s%s", first ? "" : ",", hint_names[i].name);
+		first = false;
+	}
+	text_add(t, "%s\n", first ? "none" : "");
+}
+
+static void put_endpoint(struct text *t, const struct irdad_endpoint *ep)
+{
+	text_add(t, "\n[%s %s]\nrole %s\n", irdad_service_name(ep->service), ep->name,
+		 role_names[ep->role]);
+	if (ep->peer.kind == IRDAD_PEER_ADDRESS)
+		text_add(t, "peer address 0x%08x\n", ep->peer.address);
+	else if (ep->peer.kind == IRDAD_PEER_NICKNAME) {
+		text_add(t, "peer nickname ");
+		put_value(t, ep->peer.nickname);
+		text_put(t, "\n", 1);
+	}
+	if (ep->service == IRDAD_SVC_IRCOMM)
+		text_add(t, "wire %s\n", irdad_wire_name(ep->wire));
+	put_key(t, "pty", ep->pty_link);
+	if (ep->role == IRDAD_ROLE_CALL)
+		text_add(t, "reconnect %s\n", ep->reconnect ? "yes" : "no");
+}
+
+long irdad_config_write(const struct irdad_config *cfg, char *buf, size_t cap)
+{
+	static const char *const levels[] = { "error", "warning", "info", "debug" };
+	struct text t;
+
+	text_init(&t, buf, cap);
+	put_key(&t, "device", cfg->device);
+	put_key(&t, "dongle", cfg->dongle);
+	text_add(&t, "speed %u\n", cfg->speed);
+	if (cfg->min_tat_us < 0)
+		text_add(&t, "min-turnaround dongle\n");
+	else
+		text_add(&t, "min-turnaround %ld\n", cfg->min_tat_us);
+	put_key(&t, "nickname", cfg->nickname);
+	put_hints(&t, cfg->hints);
+	if (cfg->ias_name[0])
+		put_key(&t, "ias-name", cfg->ias_name);
+	put_key(&t, "user", cfg->user);
+	put_key(&t, "group", cfg->group);
+	if (cfg->socket[0])
+		put_key(&t, "socket", cfg->socket);
+	text_add(&t, "socket-mode 0%03o\n", cfg->socket_mode);
+	put_key(&t, "lock-dir", cfg->lock_dir[0] ? cfg->lock_dir : "none");
+	text_add(&t, "seccomp %s\n", cfg->seccomp ? "yes" : "no");
+	put_duration(&t, "discovery-period", cfg->discovery_ms);
+	put_duration(&t, "idle-timeout", cfg->idle_ms);
+	text_add(&t, "log %s\n", cfg->log == IRDAD_LOG_STDERR ? "stderr" : "syslog");
+	text_add(&t, "log-level %s\n",
+		 (unsigned)cfg->log_level <= LOG_LEVEL_DEBUG ? levels[cfg->log_level] : "info");
+	put_key(&t, "pcap", cfg->pcap[0] ? cfg->pcap : "none");
+	for (size_t i = 0; i < cfg->nendpoints && i < IRDAD_ENDPOINTS_MAX; i++)
+		put_endpoint(&t, &cfg->ep[i]);
+	if (t.len + 1 >= cap)
+		return -ENOSPC;   /* cut (or exactly full: cannot tell) */
+	return (long)t.len;
 }

@@ -231,6 +231,12 @@ int irdad_config_build(const void *text, size_t len, const char *file,
  * number of bytes (1 or 2). */
 size_t irdad_config_hint_bytes(const struct irdad_config *cfg, uint8_t out[2]);
 
+/* Writes cfg in irdad.conf syntax, every key spelt out (for irdad's
+ * check mode and for tests: parsing it back gives the same values).
+ * Returns the length written (NUL not counted), or -ENOSPC if cap is too
+ * small; IRDAD_CONFIG_FILE_MAX bytes always suffice. */
+long irdad_config_write(const struct irdad_config *cfg, char *buf, size_t cap);
+
 /* Index of the endpoint with this name, or -1. */
 int irdad_config_find(const struct irdad_config *cfg, const char *name);
 

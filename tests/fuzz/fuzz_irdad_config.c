@@ -2,7 +2,8 @@
  * fuzz_irdad_config.c: irdad.conf's parser and checks over arbitrary
  * bytes.  A refusal must say why, naming the file; an accepted file must
  * give a configuration that keeps the documented limits, equals itself
- * in the reload comparison, and reloads onto itself without a change.
+ * in the reload comparison, reads back the same from what
+ * irdad_config_write() makes of it, and reloads onto itself unchanged.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -39,6 +40,7 @@ static void check_endpoint(const struct irdad_config *c, size_t i)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct irdad_config c, again;
+	static char text[IRDAD_CONFIG_FILE_MAX];
 	struct irdad_config_diff d;
 	char err[600];
 	uint8_t hints[2];
@@ -62,6 +64,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	irdad_config_diff(&c, &c, &d);
 	if (d.added || d.removed || d.changed || d.keys_changed)
+		abort();
+	/* written out, it reads back to the same values */
+	long len = irdad_config_write(&c, text, sizeof(text));
+	if (len < 0 || irdad_config_build(text, (size_t)len, "w.conf", NULL, &again, err,
+					  sizeof(err)) != 0)
+		abort();
+	irdad_config_diff(&c, &again, &d);
+	if (d.added || d.removed || d.changed || d.keys_changed || again.nendpoints != c.nendpoints)
 		abort();
 	memcpy(&again, &c, sizeof(c));
 	if (irdad_config_reload_text(&again, data, size, "f.conf", NULL, &d, err, sizeof(err)) != 0 ||

@@ -381,12 +381,12 @@ static const struct {
 	  "t.conf:2: speed = 9600: takes one value (write KEY VALUE, without '=')" },
 	{ DEV "\"speed\" 9600\n", "t.conf:2: a key is a bare word, not quoted" },
 	/* lexical */
-	{ DEV "nickname \"abc\n", "t.conf:2: a quoted value has no closing '\"'" },
+	{ DEV "nickname \"abc\n", "t.conf:2: nickname: a quoted value has no closing '\"'" },
 	{ DEV "nickname \"a\\nb\"\n",
-	  "t.conf:2: in a quoted value '\\' must be followed by '\"' or '\\'" },
+	  "t.conf:2: nickname: in a quoted value '\\' must be followed by '\"' or '\\'" },
 	{ DEV "nickname \"ab\"c\n",
-	  "t.conf:2: text right after a closing '\"' (put a blank between values)" },
-	{ DEV "nickname ab\"c\"\n", "t.conf:2: a '\"' inside a value: quote the whole value" },
+	  "t.conf:2: nickname: text right after a closing '\"' (put a blank between values)" },
+	{ DEV "nickname ab\"c\"\n", "t.conf:2: nickname: a '\"' inside a value: quote the whole value" },
 	{ DEV "nickname a\001b\n", "t.conf:2: control character 0x01 in the line" },
 	{ DEV "# a comment is no excuse \x7f\n", "t.conf:2: control character 0x7f in the line" },
 	/* global values */
@@ -539,9 +539,9 @@ static void too_many_endpoints_and_long_values(void **state)
 	assert_int_equal(strlen(c->pcap), 255);
 	free(c);
 	snprintf(text, sizeof(text), DEV "pcap %.256s\n", v);
-	build_fails(text, NULL, "t.conf:2: a value is longer than 255 bytes");
+	build_fails(text, NULL, "t.conf:2: pcap: a value is longer than 255 bytes");
 	snprintf(text, sizeof(text), DEV "pcap \"%.256s\"\n", v);
-	build_fails(text, NULL, "t.conf:2: a value is longer than 255 bytes");
+	build_fails(text, NULL, "t.conf:2: pcap: a value is longer than 255 bytes");
 }
 
 /* --- overrides ------------------------------------------------------------- */
@@ -779,6 +779,78 @@ static void reload_is_all_or_nothing(void **state)
 	free(snap);
 }
 
+/* Written out and read back: the same values, endpoints in the same order. */
+static void assert_round_trip(const struct irdad_config *c)
+{
+	static char text[IRDAD_CONFIG_FILE_MAX];
+	struct irdad_config_diff d;
+
+	long n = irdad_config_write(c, text, sizeof(text));
+	assert_true(n > 0);
+	assert_int_equal(strlen(text), (size_t)n);
+	struct irdad_config *back = build_ok(text, NULL);
+	irdad_config_diff(c, back, &d);
+	if (d.keys_changed || d.added || d.removed || d.changed)
+		print_message("%s\nkeys changed 0x%x\n", text, d.keys_changed);
+	assert_int_equal(d.keys_changed, 0);
+	assert_int_equal(back->nendpoints, c->nendpoints);
+	for (size_t i = 0; i < c->nendpoints; i++) {
+		assert_int_equal(d.new_ep[i], IRDAD_EP_KEPT);
+		assert_int_equal(d.old_index[i], (int)i);
+	}
+	free(back);
+}
+
+static void written_out_and_read_back(void **state)
+{
+	(void)state;
+	struct irdad_config *c = build_ok(DEV "nickname \"#1 \\\"PC\\\"\"\nhints none\n"
+					  "discovery-period 3\n[ircomm a]\nrole call\n"
+					  "peer nickname \"Nokia 6310i\"\n[irnet b]\n"
+					  "role call\npeer address 0x1f\nreconnect yes\n"
+					  "[ircomm c]\npty \"/dev/irnet/with blank\"\n", NULL);
+	static const char want[] =
+		"device /dev/ttyS0\n"
+		"dongle none\n"
+		"speed 115200\n"
+		"min-turnaround dongle\n"
+		"nickname \"#1 \\\"PC\\\"\"\n"
+		"hints none\n"
+		"ias-name \"#1 \\\"PC\\\"\"\n"
+		"user nobody\n"
+		"group dialout\n"
+		"socket /run/irnet/ttyS0.sock\n"
+		"socket-mode 0660\n"
+		"lock-dir /var/lock\n"
+		"seccomp yes\n"
+		"discovery-period 3000ms\n"
+		"idle-timeout 2000ms\n"
+		"log syslog\n"
+		"log-level info\n"
+		"pcap none\n"
+		"\n[ircomm a]\nrole call\npeer nickname \"Nokia 6310i\"\nwire auto\n"
+		"pty /dev/irnet/a\nreconnect no\n"
+		"\n[irnet b]\nrole call\npeer address 0x0000001f\npty /dev/irnet/b\n"
+		"reconnect yes\n"
+		"\n[ircomm c]\nrole listen\nwire auto\npty \"/dev/irnet/with blank\"\n";
+	char out[2048];
+	long n = irdad_config_write(c, out, sizeof(out));
+	if (n < 0 || strcmp(out, want) != 0)
+		print_message("got:\n%s\n", out);
+	assert_int_equal(n, (long)strlen(want));
+	assert_string_equal(out, want);
+	assert_int_equal(irdad_config_write(c, out, (size_t)n), -ENOSPC);
+	assert_round_trip(c);
+	free(c);
+
+	c = build_ok(full_text, NULL);
+	assert_round_trip(c);
+	free(c);
+	c = build_ok(reload_new, NULL);
+	assert_round_trip(c);
+	free(c);
+}
+
 static void key_table(void **state)
 {
 	(void)state;
@@ -811,6 +883,7 @@ int main(void)
 		cmocka_unit_test(overrides_after_the_file),
 		cmocka_unit_test(diff_classifies_endpoints_and_keys),
 		cmocka_unit_test(reload_is_all_or_nothing),
+		cmocka_unit_test(written_out_and_read_back),
 		cmocka_unit_test(key_table),
 	};
 	return cmocka_run_group_tests_name("irdad_config", tests, NULL, NULL);
