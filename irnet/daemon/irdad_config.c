@@ -1368,7 +1368,14 @@ static void put_duration(struct text *t, const char *key, uint32_t ms)
 static void put_hints(struct text *t, uint16_t hints)
 {
 	bool first = true;
+	uint16_t named = 0;
 
+	for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++)
+		named |= hint_names[i].bit;
+	if (hints & ~named) {   /* a reserved bit: only the number says it */
+		text_add(t, "hints 0x%04x\n", hints);
+		return;
+	}
 	text_add(t, "hints ");
 	for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++) {
 		if (!(hints & hint_names[i].bit))
