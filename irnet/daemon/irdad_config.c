@@ -303,10 +303,11 @@ static bool set_hints(struct irdad_config *cfg, const struct tok *v, struct why 
 	}
 	cursor_init(&c, v->s, v->len);
 	for (;;) {
-		size_t start = c.pos;
-		while (cursor_peek_u8(&c, &ch) && ch != ',')
-			cursor_skip(&c, 1);
-		cursor_init(&word, v->s + start, c.pos - start);
+		struct cursor probe = c;
+		size_t n = 0;
+		while (cursor_peek_u8(&probe, &ch) && ch != ',')
+			cursor_skip(&probe, 1), n++;
+		cursor_sub(&c, n, &word);
 		if (!hint_word(word, &bits))
 			return bad(w, "%s", expected);
 		if (!cursor_u8(&c, &ch))
