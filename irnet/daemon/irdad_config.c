@@ -14,6 +14,10 @@
 #include "cursor.h"
 #include "dongle.h"
 #include "irdad_config.h"
+#include "station.h"
+
+_Static_assert(IRDAD_MIN_TAT_DONGLE == STATION_MIN_TAT_DONGLE,
+	       "min_tat_us goes to station_config_init() as it is");
 
 /* One value as written, unquoted and unescaped (never holds a NUL). */
 struct tok {

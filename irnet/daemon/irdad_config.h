@@ -11,7 +11,7 @@
  * the option), the checks that need the whole configuration, and the
  * comparison a reload needs (which endpoints were added, removed or
  * changed, which global keys changed and which of those only a restart
- * can apply).
+ * can apply), and writing a configuration back out in the same syntax.
  *
  * Does not own: opening the port, ptys, sockets or syslog, dropping
  * privileges, or acting on a diff (the daemon does).  Only the loader
@@ -40,8 +40,8 @@
 #define IRDAD_VALUE_MAX 255       /* bytes in one value, after unquoting */
 #define IRDAD_PATH_MAX (IRDAD_VALUE_MAX + 1)
 #define IRDAD_SOCKET_PATH_MAX 107 /* sun_path less its NUL */
-/* As hostcli: what is left of IrLAP's nickname field for a name next to
- * two hint bytes and the character set in an XID frame. */
+/* hostcli's limit, so that one nickname works in every program (Linux
+ * kept 21 bytes; irda-digest 4.3). */
 #define IRDAD_NICKNAME_MAX (IRLAP_NICKNAME_MAX - 10)
 #define IRDAD_DONGLE_SPEC_MAX 127
 #define IRDAD_ACCOUNT_MAX 32      /* a user or group name */
