@@ -6,6 +6,7 @@
 #                  stack glue, privilege drop, capture files
 #   irnet/sim/     emulated wire, two-station simulator, mock port
 #   irnet/api/     irdad's local API: the control messages (sans-I/O)
+#   irnet/daemon/  irdad: its configuration (irdad.conf, options)
 #   irnet/tools/   the programs (irwire, irdiscover, irspray)
 # A tier may use the tiers above it in this list, never one below; the
 # cores use nothing but common/.  libirnet.la is the whole stack.
