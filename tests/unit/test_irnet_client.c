@@ -962,7 +962,7 @@ static const struct {
 	bool connect;             /* the client's request: CONNECT, else STATUS */
 	const char *why;          /* in the client's error */
 } bad_cases[BAD_COUNT] = {
-	[BAD_OWNER] = { false, "CONN: OWNER: length 40 is not 1-32" },
+	[BAD_OWNER] = { false, "CONN: OWNER: length 100 is not 1-96" },
 	[BAD_WRONG_TYPE] = { false, "STATUS seq 2 answered with LISTENING" },
 	[BAD_UNKNOWN_SEQ] = { false, "OK seq 99 answers no request" },
 	[BAD_REQUEST_TYPE] = { false, "irdad sent HELLO, a request" },
@@ -980,7 +980,7 @@ static const struct {
 	[BAD_CONNECTION_MODE] = { true, "mode sar to 22222222 LSAP 10, CONNECT asked for mode stream" },
 };
 
-/* Writes a STATUS_REPLY whose CONN OWNER is over its 32-byte limit. */
+/* Writes a STATUS_REPLY whose CONN OWNER is over its 96-byte limit. */
 static void d_bad_owner(struct irdad_writer *wr)
 {
 	irdad_put_u8(wr, IRDAD_A_LINK, IRDAD_LINK_UP);
@@ -990,7 +990,9 @@ static void d_bad_owner(struct irdad_writer *wr)
 	irdad_put_u32(wr, IRDAD_A_DADDR, BETA);
 	irdad_put_u8(wr, IRDAD_A_LSAP, 1);
 	irdad_put_u8(wr, IRDAD_A_PEER_LSAP, 2);
-	irdad_put_str(wr, IRDAD_A_OWNER, "0123456789012345678901234567890123456789");
+	irdad_put_str(wr, IRDAD_A_OWNER, "0123456789012345678901234567890123456789"
+						    "0123456789012345678901234567890123456789"
+						    "01234567890123456789");
 	irdad_nest_end(wr);
 }
 
