@@ -81,6 +81,14 @@ struct hostcli {
 	FILE *pcap_file;
 	struct pcap_writer pcap;
 	bool port_failed;         /* the port failed (said on stderr); the loop ended */
+	/* For a daemon (optional): runs in hostcli_start once the port and
+	 * the loop exist, before root is dropped, to open what it serves
+	 * (sockets, ptys).  Returns 0, or an exit code after saying why. */
+	int (*before_drop)(struct hostcli *h, void *ctx);
+	void *before_drop_ctx;
+	/* System calls the program needs beyond privdrop's allow-list. */
+	const char *const *seccomp_extra;
+	size_t nseccomp_extra;
 };
 
 /* Defaults: dongle none, 115200, the dongle's turnaround, user nobody,

@@ -77,5 +77,9 @@ int privdrop_user(const char *user, const struct logger *log, char *err, size_t 
  * build also the runtime's calls).  Returns 0 or -errno with a message
  * in err. */
 int privdrop_seccomp(const struct logger *log, char *err, size_t errlen);
+/* The same, with the n calls in extra allowed too (a daemon's socket
+ * calls: accept4, recvmsg, sendmsg, ...). */
+int privdrop_seccomp_with(const struct logger *log, const char *const *extra, size_t n,
+			  char *err, size_t errlen);
 
 #endif

@@ -207,6 +207,12 @@ static int allow_read_only_open(scmp_filter_ctx ctx)
 
 int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
 {
+	return privdrop_seccomp_with(log, NULL, 0, err, errlen);
+}
+
+int privdrop_seccomp_with(const struct logger *log, const char *const *extra, size_t n,
+			  char *err, size_t errlen)
+{
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
 	int r = 0;
 
@@ -215,6 +221,8 @@ int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	r = allow_names(ctx, allowed, COUNT(allowed), "", err, errlen);
+	if (r == 0 && n)
+		r = allow_names(ctx, extra, n, " (the program's own)", err, errlen);
 	if (r < 0)
 		goto out;
 	r = allow_read_only_open(ctx);
@@ -232,7 +240,7 @@ int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
 		snprintf(err, errlen, "seccomp: loading the filter: %s", strerror(-r));
 	else
 		log_msg(log, LOG_LEVEL_DEBUG, "privdrop: seccomp allow-list of %zu calls loaded%s",
-			COUNT(allowed), PRIVDROP_SANITIZER_BUILD ? " (and the sanitizer runtime's)" : "");
+			COUNT(allowed) + n, PRIVDROP_SANITIZER_BUILD ? " (and the sanitizer runtime's)" : "");
 out:
 	seccomp_release(ctx);
 	return r;
