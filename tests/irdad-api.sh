@@ -18,10 +18,10 @@ irdad="$abs_top_builddir/irnet/tools/irdad"
 
 start_wire
 mkdir "$tmp/lock" && chmod 1777 "$tmp/lock"
-"$irdad" -D "$a" --socket "$tmp/a.sock" --lock-dir "$tmp/lock" --nickname alpha -v \
+"$irdad" -D "$a" --socket "$tmp/a.sock" --lock-dir "$tmp/lock" --nickname alpha --log stderr -v \
 	>"$tmp/irdad-a.out" 2>"$tmp/irdad-a.err" &
 pa=$!
-"$irdad" -D "$b" --socket "$tmp/b.sock" --lock-dir "$tmp/lock" --nickname beta -v \
+"$irdad" -D "$b" --socket "$tmp/b.sock" --lock-dir "$tmp/lock" --nickname beta --log stderr -v \
 	>"$tmp/irdad-b.out" 2>"$tmp/irdad-b.err" &
 pb=$!
 lpid="$pa $pb"
