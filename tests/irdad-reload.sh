@@ -36,10 +36,9 @@ grep -q "^irdad: $tmp/a.conf:8: speed 12345: not an IrDA SIR rate" "$tmp/bad.err
 conf ''
 "$irdad" -c "$tmp/a.conf" >"$tmp/irdad-a.out" 2>"$tmp/irdad-a.err" &
 pa=$!
-"$irdad" -D "$b" --socket "$tmp/b.sock" --lock-dir "$tmp/lock" --nickname beta --log stderr \
-	>"$tmp/irdad-b.out" 2>"$tmp/irdad-b.err" &
-pb=$!
-lpid="$pa $pb"
+lpid=$pa
+start_irdad beta "$b"
+pb=$irdad_pid
 wait_for "$tmp/irdad-a.err" 'serving .* configured by'
 i=0
 until grep -q 'station 0x[0-9a-f]* "beta" in range' "$tmp/irdad-a.err"; do
