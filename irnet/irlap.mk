@@ -4,7 +4,9 @@ irnet_lib_libirnet_la_SOURCES += \
 	irnet/lib/qos.c irnet/lib/qos.h \
 	irnet/lib/irlap_frame.c irnet/lib/irlap_frame.h \
 	irnet/lib/irlap.c irnet/lib/irlap.h irnet/lib/irlap_internal.h \
-	irnet/lib/irlap_discovery.c
+	irnet/lib/irlap_discovery.c irnet/lib/irlap_size.c
+# irlap_size.c weighs loss rates with exp/log.
+irnet_lib_libirnet_la_LIBADD += -lm
 
 noinst_HEADERS += tests/unit/irlap_vectors.h
 
@@ -51,7 +53,9 @@ tests_irlap_session_LDADD = irnet/lib/libirnet.la
 TESTS += tests/irlap-tshark.tap
 EXTRA_DIST += tests/irlap-tshark.tap
 
-BENCHMARKS += tests/bench/bench_irlap
-noinst_PROGRAMS += tests/bench/bench_irlap
+BENCHMARKS += tests/bench/bench_irlap tests/bench/bench_irlap_ber
+noinst_PROGRAMS += tests/bench/bench_irlap tests/bench/bench_irlap_ber
 tests_bench_bench_irlap_SOURCES = tests/bench/bench_irlap.c
 tests_bench_bench_irlap_LDADD = irnet/lib/libirnet.la
+tests_bench_bench_irlap_ber_SOURCES = tests/bench/bench_irlap_ber.c
+tests_bench_bench_irlap_ber_LDADD = irnet/lib/libirnet.la -lm

@@ -155,11 +155,19 @@ static void on_frame(void *ctx, const uint8_t *frame, size_t len)
 	irlap_input(p->st, frame, len, p->rx_at);
 }
 
+/* The decoder dropped a damaged frame or heard noise. */
+static void on_damage(void *ctx)
+{
+	struct sim_port *p = ctx;
+
+	irlap_frame_error(p->st, p->rx_at);
+}
+
 static int port_init(struct sim_port *p, void *owner, int index, bool net,
 		     const struct irlap_config *cfg, const struct logger *log)
 {
 	struct sir_decoder_config dc = { .max_ifield = IRLAP_MAX_DATA, .on_frame = on_frame,
-					 .ctx = p, .log = log };
+					 .on_media_busy = on_damage, .ctx = p, .log = log };
 	struct irlap_ops ops = {
 		.send_frame = net ? net_send_frame : wire_send_frame,
 		.set_speed = net ? net_port_speed : wire_port_speed,
