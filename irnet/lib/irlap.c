@@ -534,6 +534,15 @@ static void adapt_frame_size(struct irlap *st)
 	}
 }
 
+/* The Ns of what the peer sends next in this burst lie in
+ * [lo, lo + span) (see may_hold). */
+static void anchor_burst(struct irlap *st, uint8_t lo, uint8_t span)
+{
+	st->rx_anchored = true;
+	st->rx_anchor = lo;
+	st->rx_span = span;
+}
+
 /* Whether we keep I-frames after a lost one and ask for it with SREJ. */
 static bool srej_enabled(const struct irlap *st)
 {
@@ -690,9 +699,11 @@ static void arm_final_watch(struct irlap *st)
 	irlap_start_timer(st, T_FINAL, at);
 }
 
-/* Our poll has just been handed over: watch for its answer. */
+/* Our poll has just been handed over: watch for its answer, whose
+ * I-frames lie in [Vr, Vr + W) (see may_hold). */
 static void watch_answer(struct irlap *st)
 {
+	anchor_burst(st, st->vr, (uint8_t)st->q.rx_window);
 	st->poll_end = st->tx_end;
 	st->heard_since_poll = false;
 	st->damaged = false;
@@ -707,7 +718,10 @@ static void note_heard(struct irlap *st, uint64_t now)
 
 	if (gap < 5000)
 		gap = 5000;
-	if (now > st->rx_heard_at + gap)
+	/* A secondary answers only our poll (the primary's anchor holds
+	 * however long it takes); a primary may start a new burst after
+	 * a quiet line. */
+	if (!st->primary && now > st->rx_heard_at + gap)
 		st->rx_anchored = false;
 	if (now > st->rx_heard_at)
 		st->rx_heard_at = now;
@@ -871,21 +885,24 @@ static void deliver_iframe(struct irlap *st, const uint8_t *data, size_t len)
  * Whether an I-frame that is not the next expected one may be kept for
  * later (SREJ).  With a window of 7 and 8 sequence numbers its Ns alone
  * cannot tell a new frame from an old one sent again by a peer that did
- * not hear our last Nr.  But a peer sends each burst in increasing Ns
- * order, so a frame that comes in the same burst after one we took in
- * sequence (the anchor) lies within the window after the anchor: at
- * distance d from it, it is a copy of a frame we already have if d is
- * below that of our Vr, else a new frame past a lost one.  A burst ends
- * when we transmit, when the line has been quiet for a while (a peer
- * starts a new turn without our word only after its F-timer, hundreds
- * of ms), or with the P/F frame.
+ * not hear our last Nr.  What is known: the Ns the rest of the peer's
+ * burst can carry lie in [rx_lo, rx_lo + rx_span) (mod 8):
+ *  - after our poll (primary): the secondary answers only a poll, which
+ *    carried our Vr as Nr, so its window starts there: [Vr, Vr + W);
+ *  - after an I-frame taken in sequence (either role): a peer sends a
+ *    burst in increasing Ns order within its window, so what follows
+ *    lies in [Ns + 1, Ns + W).
+ * Within that range, a frame below our Vr is a copy of one we have, one
+ * above is new, past a lost one.  A burst ends when we transmit, with
+ * the P/F frame, or after a quiet line (a primary sends again without
+ * hearing us only after its F-timer, hundreds of ms).
  */
 static bool may_hold(const struct irlap *st, uint8_t ns, size_t len)
 {
 	unsigned d = (ns - st->rx_anchor) & 7;
 	unsigned e = (st->vr - st->rx_anchor) & 7;
 
-	return srej_enabled(st) && st->rx_anchored && d > e && d < st->q.rx_window &&
+	return srej_enabled(st) && st->rx_anchored && d > e && d < st->rx_span &&
 	       len <= IRLAP_MAX_DATA;
 }
 
@@ -898,8 +915,7 @@ static void take_iframe(struct irlap *st, const struct irlap_frame *f)
 	}
 	if (f->ns == st->vr) {
 		st->rx_held &= (uint8_t)~(1u << f->ns);
-		st->rx_anchored = true;
-		st->rx_anchor = f->ns;
+		anchor_burst(st, (f->ns + 1) & 7, (uint8_t)(st->q.rx_window - 1));
 		deliver_iframe(st, f->info, f->info_len);
 		/* Frames kept after this one follow it now. */
 		while (!st->local_busy && (st->rx_held & (1u << st->vr))) {

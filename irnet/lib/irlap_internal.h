@@ -135,8 +135,9 @@ struct irlap {
 	/* Receiving: I-frames that arrived after a lost one, by Ns. */
 	struct irlap_slot rxwin[8];
 	uint8_t rx_held;          /* bit per Ns held in rxwin */
-	bool rx_anchored;         /* an in-sequence I-frame came in this burst */
-	uint8_t rx_anchor;        /* its Ns */
+	bool rx_anchored;         /* the Ns of this burst are known to lie in */
+	uint8_t rx_anchor;        /* [rx_anchor, rx_anchor + rx_span) */
+	uint8_t rx_span;
 	uint64_t rx_heard_at;     /* last line activity or frame heard */
 
 	/* Primary waiting for the final frame (early poll). */
