@@ -247,6 +247,7 @@ static void reset_sequence(struct irlap *st)
 	st->early_polled = false;
 	st->final_was_srej = false;
 	st->answer_delay_us = 0;
+	st->heard_since_poll = true; /* nothing to time until watch_answer() */
 }
 
 /* Back to NDM after a connection (or a failed attempt). */

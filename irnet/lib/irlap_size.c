@@ -34,7 +34,7 @@
 #define POOL_PRIOR 4.0
 #define MAX_LOSS 0.95
 /* A new class must promise this much more than the current one. */
-#define HYSTERESIS 1.005
+#define HYSTERESIS 1.001
 
 void irlap_sizer_reset(struct irlap_sizer *z, uint32_t max_size)
 {

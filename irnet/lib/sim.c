@@ -39,6 +39,8 @@ struct sim {
 	struct sim_counters counters;
 	double frame_loss;
 	uint64_t rng;
+	bool (*damage)(void *ctx, int station, const uint8_t *frame, size_t len);
+	void *damage_ctx;
 };
 
 /* A uniform draw in [0, 1) from the simulator's own generator. */
@@ -107,6 +109,8 @@ static void wire_send_frame(void *ctx, const uint8_t *frame, size_t len,
 		/* The frame fades: its time on the line passes in silence. */
 		memset(p->tx, SIR_XBOF, (size_t)n);
 		s->counters.frames_lost[p->index]++;
+	} else if (s->damage && s->damage(s->damage_ctx, p->index, frame, len)) {
+		p->tx[n - 1 - (int)len / 2] ^= 0x08;
 	}
 	wire_transmit(s->wire, p->index, p->tx, (size_t)n, s->now, &done);
 	if (tx->speed_after)
@@ -205,6 +209,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct irlap_config stat
 	s->app = cfg->app;
 	s->log = cfg->log;
 	s->frame_loss = cfg->frame_loss;
+	s->damage = cfg->damage;
+	s->damage_ctx = cfg->damage_ctx;
 	s->rng = cfg->wire.seed ^ 0x5eed5eed5eedull;
 	if (!s->wire) {
 		free(s);
