@@ -564,8 +564,9 @@ static uint8_t final_stype(const struct irlap *st)
 
 /* Whether the P/F bit goes on a separate S-frame after the I-frames:
  * RNR or SREJ must be said; a lone RR is worth its bytes when the last
- * I-frame is likely lost (then the peer, or we, would wait). */
-static bool separate_final(const struct irlap *st)
+ * I-frame, of len bytes, is likely lost (then the peer, or we, would
+ * wait). */
+static bool separate_final(const struct irlap *st, uint32_t len)
 {
 	struct irlap_size_costs costs;
 
@@ -574,7 +575,7 @@ static bool separate_final(const struct irlap *st)
 	if (!st->cfg.adapt_frame_size)
 		return false;
 	costs = size_costs(st);
-	return irlap_sizer_separate_final(&st->sizer, &costs);
+	return irlap_sizer_separate_final(&st->sizer, &costs, len);
 }
 
 static void note_final(struct irlap *st, uint8_t stype)
@@ -625,7 +626,9 @@ static unsigned send_turn(struct irlap *st, bool allow_empty)
 
 	t.used = t.used_plain = pad;
 	adapt_frame_size(st);
-	separate = separate_final(st);
+	/* Room for a separate final frame is kept if the frames planned
+	 * are likely to need one; whether it goes depends on the last. */
+	separate = separate_final(st, st->frame_size);
 	if (separate) {
 		t.used += 6 + bofs;
 		t.used_plain += 6 + bofs;
@@ -642,6 +645,14 @@ static unsigned send_turn(struct irlap *st, bool allow_empty)
 	if (t.n == 0 && !separate) {
 		t.used_plain += 6 + bofs;
 		separate = true;
+	} else if (t.n && separate && stype == IRLAP_S_RR) {
+		const struct turn_item *last = &t.items[t.n - 1];
+		uint32_t len = last->kind == ITEM_I ? st->win[last->idx].len : st->ui[last->idx].len;
+
+		if (!separate_final(st, len)) {
+			separate = false;
+			t.used_plain -= 6 + bofs;
+		}
 	}
 	record_turn(st, &t);
 	send_items(st, &t, pad, bofs, !separate);
@@ -694,6 +705,8 @@ static void arm_final_watch(struct irlap *st)
 			early = st->poll_end + answer_wait_us(st);
 		else if (st->damaged)
 			early = st->rx_heard_at + st->cfg.repoll_quiet_us;
+		if (early <= st->now) /* never a timer that fires again at once */
+			early = st->now + st->cfg.repoll_quiet_us;
 		if (early < at)
 			at = early;
 	}
@@ -762,7 +775,7 @@ static void note_unanswered_poll(struct irlap *st)
 static void on_final_watch(struct irlap *st)
 {
 	bool lost_poll = !st->heard_since_poll && st->now >= st->poll_end + answer_wait_us(st);
-	bool lost_final = st->heard_since_poll && st->damaged && !st->rx_in_frame &&
+	bool lost_final = st->heard_since_poll && st->damaged &&
 			  st->now >= st->rx_heard_at + st->cfg.repoll_quiet_us;
 
 	if (st->early_polled || !(lost_poll || lost_final)) {

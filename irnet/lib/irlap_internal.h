@@ -67,9 +67,11 @@ void irlap_sizer_observe(struct irlap_sizer *z, uint32_t len, uint32_t line_byte
  * returns its size. */
 uint32_t irlap_sizer_choose(struct irlap_sizer *z, const struct irlap_size_costs *c);
 /* Whether a turn should end with a separate RR(P/F) rather than the P/F
- * bit on its last I-frame: when that frame is likely enough lost that
- * the wait for a lost final costs more than the extra frame. */
-bool irlap_sizer_separate_final(const struct irlap_sizer *z, const struct irlap_size_costs *c);
+ * bit on its last I-frame, of len I-field bytes: when, at the loss rate
+ * seen, that frame is likely enough lost that the wait for a lost final
+ * costs more than the extra frame. */
+bool irlap_sizer_separate_final(const struct irlap_sizer *z, const struct irlap_size_costs *c,
+				uint32_t len);
 
 struct irlap {
 	struct irlap_config cfg;

@@ -28,10 +28,11 @@
 /* Each new fate weighs 1/MEMORY of what is remembered. */
 #define MEMORY 64.0
 /* Pseudo-fates: of the model's prediction in each class, and of
- * loss-free frames of the largest size in the pooled rate (one early
- * loss must not send a fresh link down to the smallest frames). */
+ * loss-free frames of the largest size a link starts with (one early
+ * loss must not send a fresh link down to the smallest frames; they
+ * fade like real fates). */
 #define CLASS_PRIOR 2.0
-#define POOL_PRIOR 4.0
+#define START_PRIOR 4.0
 #define MAX_LOSS 0.95
 /* A new class must promise this much more than the current one. */
 #define HYSTERESIS 1.001
@@ -47,6 +48,8 @@ void irlap_sizer_reset(struct irlap_sizer *z, uint32_t max_size)
 	}
 	z->size[z->nclass++] = max_size;
 	z->cur = z->nclass - 1;
+	z->trials[z->cur] = START_PRIOR;
+	z->bytes[z->cur] = START_PRIOR * (max_size + 6);
 }
 
 static unsigned class_of(const struct irlap_sizer *z, uint32_t len)
@@ -75,10 +78,9 @@ void irlap_sizer_observe(struct irlap_sizer *z, uint32_t len, uint32_t line_byte
 
 /* Losses per line byte over all classes (Poisson: a frame of b bytes
  * survives with exp(-rate * b)). */
-static double pooled_rate(const struct irlap_sizer *z, uint32_t frame_bytes)
+static double pooled_rate(const struct irlap_sizer *z)
 {
-	double n = POOL_PRIOR, lost = 0.0;
-	double bytes = POOL_PRIOR * (z->size[z->nclass - 1] + frame_bytes);
+	double n = 0.0, lost = 0.0, bytes = 0.0;
 	double p;
 
 	for (unsigned i = 0; i < z->nclass; i++) {
@@ -86,6 +88,8 @@ static double pooled_rate(const struct irlap_sizer *z, uint32_t frame_bytes)
 		lost += z->lost[i];
 		bytes += z->bytes[i];
 	}
+	if (n <= 0.0 || bytes <= 0.0)
+		return 0.0;
 	p = lost / n;
 	if (p > MAX_LOSS)
 		p = MAX_LOSS;
@@ -129,7 +133,7 @@ static double class_score(const struct irlap_sizer *z, unsigned c, double loss,
 
 uint32_t irlap_sizer_choose(struct irlap_sizer *z, const struct irlap_size_costs *k)
 {
-	double rate = pooled_rate(z, k->frame_bytes);
+	double rate = pooled_rate(z);
 	double cur = class_score(z, z->cur, class_loss(z, z->cur, rate, k->frame_bytes), k);
 	double best = cur;
 	unsigned pick = z->cur;
@@ -147,9 +151,10 @@ uint32_t irlap_sizer_choose(struct irlap_sizer *z, const struct irlap_size_costs
 	return z->size[z->cur];
 }
 
-bool irlap_sizer_separate_final(const struct irlap_sizer *z, const struct irlap_size_costs *k)
+bool irlap_sizer_separate_final(const struct irlap_sizer *z, const struct irlap_size_costs *k,
+				uint32_t len)
 {
-	double loss = class_loss(z, z->cur, pooled_rate(z, k->frame_bytes), k->frame_bytes);
+	double loss = 1.0 - exp(-pooled_rate(z) * (len + k->frame_bytes));
 
 	return loss * k->lost_final_bytes > k->frame_bytes;
 }
