@@ -73,7 +73,7 @@ void irlap_config_defaults(struct irlap_config *cfg, uint32_t max_baud, uint32_t
 	cfg->tx_queue_max = 32;
 	cfg->adapt_frame_size = true;
 	cfg->send_srej = true;
-	cfg->repoll_quiet_us = 10000;
+	cfg->repoll_quiet_us = 0; /* see irlap.h: not for every host */
 }
 
 /* ---- plumbing shared with irlap_discovery.c ---------------------------- */
@@ -237,6 +237,7 @@ static void reset_sequence(struct irlap *st)
 	st->peer_sent_data = false;
 	st->idle_polls = 0;
 	st->frame_size = st->q.tx_data_size;
+	st->frame_window = st->q.tx_window;
 	irlap_sizer_reset(&st->sizer, st->q.tx_data_size);
 	st->last_turn_n = 0;
 	st->peer_srej = false;
@@ -402,8 +403,13 @@ static void plan_new_frames(struct irlap *st, struct turn *t, uint32_t bofs, boo
 	uint32_t data_size = st->q.tx_data_size;
 	uint32_t pull_size = st->frame_size ? st->frame_size : data_size;
 	uint32_t min_fill = st->cfg.min_fill < pull_size ? st->cfg.min_fill : pull_size;
+	uint32_t window = st->q.tx_window;
 
-	while (((st->vs - st->va) & 7) < st->q.tx_window) {
+	/* With a go-back-N peer under losses, fewer frames per turn may pay
+	 * (see irlap_size.c); the negotiated window otherwise. */
+	if (st->frame_window && st->frame_window < window)
+		window = st->frame_window;
+	while (((st->vs - st->va) & 7) < window) {
 		uint32_t room = data_size;
 		uint8_t *buf = st->win[st->vs].data;
 		size_t n;
@@ -528,9 +534,11 @@ static void adapt_frame_size(struct irlap *st)
 	st->last_turn_n = 0;
 	costs = size_costs(st);
 	size = irlap_sizer_choose(&st->sizer, &costs);
-	if (size != st->frame_size) {
-		log_msg(st->log, LOG_LEVEL_DEBUG, "I-frame size %u -> %u", st->frame_size, size);
+	if (size != st->frame_size || st->sizer.win != st->frame_window) {
+		log_msg(st->log, LOG_LEVEL_DEBUG, "I-frames %u x %u -> %u x %u", st->frame_window,
+			st->frame_size, st->sizer.win, size);
 		st->frame_size = size;
+		st->frame_window = st->sizer.win;
 		st->stats.size_changes++;
 	}
 }

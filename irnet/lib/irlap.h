@@ -77,11 +77,20 @@ struct irlap_config {
 	bool send_srej;
 	/* primary: when the peer's answer is known lost (nothing heard
 	 * after our poll, or a damaged frame then a quiet line), poll again
-	 * after this much quiet instead of waiting for the F-timer (0: wait
-	 * for the F-timer). */
+	 * after this much quiet instead of waiting for the F-timer.  0 (the
+	 * default): wait for the F-timer.  Only for a host that sees bytes
+	 * when they arrive on the line, such as the simulator
+	 * (IRLAP_REPOLL_QUIET_US): where reads lag the line (irwire reads
+	 * 50 ms ahead, USB-serial latency timers, a relay that forwards in
+	 * chunks) a late answer looks like a lost one, and a poll sent into
+	 * it costs an F-timer. */
 	uint32_t repoll_quiet_us;
 	const struct logger *log;
 };
+
+/* The early poll's quiet time for hosts that see each byte when it
+ * arrives (irlap_config.repoll_quiet_us). */
+#define IRLAP_REPOLL_QUIET_US 10000u
 
 /* Fills a config for a station that handles 9600 up to max_baud, needs
  * min_tat_us of silence before it can receive, and takes everything

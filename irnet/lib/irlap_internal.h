@@ -48,6 +48,7 @@ struct irlap_sizer {
 	double lost[IRLAP_SIZE_CLASSES];
 	double bytes[IRLAP_SIZE_CLASSES];  /* line bytes of those trials */
 	unsigned cur;                      /* the class in use */
+	unsigned win;                      /* new I-frames per turn at most */
 };
 
 /* What the choice of a size weighs, from the negotiated link. */
@@ -63,7 +64,8 @@ struct irlap_size_costs {
 void irlap_sizer_reset(struct irlap_sizer *z, uint32_t max_size);
 /* One I-frame of len I-field bytes arrived (lost = false) or not. */
 void irlap_sizer_observe(struct irlap_sizer *z, uint32_t len, uint32_t line_bytes, bool lost);
-/* Picks the class with the best expected payload per line byte;
+/* Picks the class (and, with a go-back-N peer, the number of frames
+ * per turn: z->win) with the best expected payload per line byte;
  * returns its size. */
 uint32_t irlap_sizer_choose(struct irlap_sizer *z, const struct irlap_size_costs *c);
 /* Whether a turn should end with a separate RR(P/F) rather than the P/F
@@ -124,6 +126,7 @@ struct irlap {
 	enum irlap_reason close_reason;
 
 	uint32_t frame_size;      /* current size for new I-frames (adapts to losses) */
+	uint32_t frame_window;    /* and the most new I-frames outstanding */
 	struct irlap_sizer sizer;
 	uint8_t last_turn[8];     /* Ns of the I-frames of our last turn, in order */
 	unsigned last_turn_n;     /* (their fate is learnt from the peer's answer) */

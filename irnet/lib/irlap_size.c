@@ -48,6 +48,7 @@ void irlap_sizer_reset(struct irlap_sizer *z, uint32_t max_size)
 	}
 	z->size[z->nclass++] = max_size;
 	z->cur = z->nclass - 1;
+	z->win = 7;
 	z->trials[z->cur] = START_PRIOR;
 	z->bytes[z->cur] = START_PRIOR * (max_size + 6);
 }
@@ -105,16 +106,17 @@ static double class_loss(const struct irlap_sizer *z, unsigned c, double rate,
 	return p > MAX_LOSS ? MAX_LOSS : p;
 }
 
-/* Expected payload per line byte in a turn of frames of class c. */
-static double class_score(const struct irlap_sizer *z, unsigned c, double loss,
+/* Expected payload per line byte in a turn of at most win frames of
+ * class c. */
+static double class_score(const struct irlap_sizer *z, unsigned c, unsigned win, double loss,
 			  const struct irlap_size_costs *k)
 {
 	double frame = (double)z->size[c] + k->frame_bytes;
 	double n = (double)k->capacity / frame;
 	double s = 1.0 - loss, delivered, extra;
 
-	if (n > k->window)
-		n = k->window;
+	if (n > win)
+		n = win;
 	if (n < 1.0)
 		n = 1.0;
 	/* Selective repeat loses only the lost frames; go-back-N also
@@ -131,23 +133,53 @@ static double class_score(const struct irlap_sizer *z, unsigned c, double loss,
 	return (double)z->size[c] * delivered / (n * frame + k->turn_bytes + extra);
 }
 
+/* The best window for class c: the negotiated one with a peer that asks
+ * for lost frames alone (more frames per turn only save turns); with a
+ * go-back-N peer a loss also costs the rest of the turn, so fewer frames
+ * per turn may pay. */
+static double best_window(const struct irlap_sizer *z, unsigned c, double loss,
+			  const struct irlap_size_costs *k, unsigned *win)
+{
+	double best = class_score(z, c, k->window, loss, k);
+
+	*win = k->window;
+	if (k->selective)
+		return best;
+	for (unsigned w = 1; w < k->window; w++) {
+		double v = class_score(z, c, w, loss, k);
+		if (v > best) {
+			best = v;
+			*win = w;
+		}
+	}
+	return best;
+}
+
 uint32_t irlap_sizer_choose(struct irlap_sizer *z, const struct irlap_size_costs *k)
 {
 	double rate = pooled_rate(z);
-	double cur = class_score(z, z->cur, class_loss(z, z->cur, rate, k->frame_bytes), k);
+	unsigned win, pick_win;
+	double cur = best_window(z, z->cur, class_loss(z, z->cur, rate, k->frame_bytes), k,
+				 &pick_win);
 	double best = cur;
 	unsigned pick = z->cur;
+	unsigned cur_win = pick_win;
 
 	for (unsigned c = 0; c < z->nclass; c++) {
-		double v = class_score(z, c, class_loss(z, c, rate, k->frame_bytes), k);
+		double v = best_window(z, c, class_loss(z, c, rate, k->frame_bytes), k, &win);
 
 		if (v > best) {
 			best = v;
 			pick = c;
+			pick_win = win;
 		}
 	}
-	if (best > cur * HYSTERESIS)
+	if (best > cur * HYSTERESIS) {
 		z->cur = pick;
+		z->win = pick_win;
+	} else {
+		z->win = cur_win;
+	}
 	return z->size[z->cur];
 }
 

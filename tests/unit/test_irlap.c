@@ -169,8 +169,7 @@ static struct h *make_with(uint32_t daddr, uint64_t seed, uint32_t min_tat_us, b
 	cfg.log = &h->logger;
 	cfg.adapt_frame_size = !x.fixed_size;
 	cfg.send_srej = !x.no_srej;
-	if (x.no_early_poll)
-		cfg.repoll_quiet_us = 0;
+	cfg.repoll_quiet_us = x.no_early_poll ? 0 : IRLAP_REPOLL_QUIET_US;
 	h->st = irlap_new(&cfg, &ops, h);
 	assert_non_null(h->st);
 	h->speed = 9600;
