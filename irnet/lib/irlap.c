@@ -243,6 +243,7 @@ static void reset_sequence(struct irlap *st)
 	st->peer_srej = false;
 	st->srej_unanswered = 0;
 	st->srej_off = false;
+	st->srej_probe = false;
 	st->rx_held = 0;
 	st->rx_anchored = false;
 	st->early_polled = false;
@@ -764,15 +765,35 @@ static void poll_again(struct irlap *st)
 	watch_answer(st);
 }
 
-/* The SREJ we polled with got no answer: a peer that ignores SREJ
- * would leave every turn that ends with one to the F-timer, so after a
- * few in a row we ask with RR only, for the rest of the connection. */
+/* Our poll got no answer.  A peer that ignores SREJ (or answers it in
+ * a form we ignore) would leave every poll that is an SREJ unanswered,
+ * and we keep polling with SREJ while we hold frames: after three in a
+ * row we try RR.  If that is answered, RR it is for the rest of the
+ * connection; if not, the line is to blame and SREJ comes back. */
 static void note_unanswered_poll(struct irlap *st)
 {
+	if (st->srej_probe && !st->final_was_srej) {
+		st->srej_probe = false;
+		st->srej_off = false;
+		st->srej_unanswered = 0;
+		return;
+	}
 	if (!st->final_was_srej || st->srej_off)
 		return;
 	if (++st->srej_unanswered >= 3) {
 		st->srej_off = true;
+		st->srej_probe = true;
+	}
+}
+
+/* The peer answered our poll. */
+static void note_answered_poll(struct irlap *st)
+{
+	st->early_polled = false;
+	if (st->final_was_srej)
+		st->srej_unanswered = 0;
+	if (st->srej_probe) {
+		st->srej_probe = false;
 		log_msg(st->log, LOG_LEVEL_WARNING,
 			"link to 0x%08x: SREJ not answered, asking with RR from now on",
 			st->peer_daddr);
@@ -1031,9 +1052,7 @@ static void handle_nrm_p(struct irlap *st, const struct irlap_frame *f)
 		return;
 	}
 	peer_answered(st);
-	st->early_polled = false;
-	if (st->final_was_srej)
-		st->srej_unanswered = 0;
+	note_answered_poll(st);
 	irlap_set_state(st, IRLAP_XMIT_P, f->type == IRLAP_F_I ? "I(F)" : "S(F)");
 	primary_turn(st, false);
 	st->peer_sent_data = false;

@@ -136,6 +136,7 @@ struct irlap {
 	int srej;                 /* Nr of an SREJ to honour, or -1 */
 	unsigned srej_unanswered; /* our SREJ polls in a row that got no answer */
 	bool srej_off;            /* the peer does not seem to answer SREJ */
+	bool srej_probe;          /* ... unless our RR poll goes unanswered too */
 
 	/* Receiving: I-frames that arrived after a lost one, by Ns. */
 	struct irlap_slot rxwin[8];

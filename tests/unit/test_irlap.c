@@ -1236,6 +1236,57 @@ static void polls_again_when_the_answer_is_known_lost(void **state)
 	assert_true(repoll_delay(false, 1) >= 500000);
 }
 
+/* A primary holds frame 2 after a lost 1 and polls with SREJ; nobody
+ * answers for 1.2 s.  Then either its RR poll is answered (a peer deaf
+ * to SREJ) or nothing is (a dead line). */
+static void srej_polls_unanswered(bool answer)
+{
+	struct h *h = make(OURS, 9, 1000, false);
+	uint8_t caddr = connect_primary(h);
+	uint8_t buf[64];
+	size_t n;
+	static const enum irlap_ftype want[] = { IRLAP_F_SREJ, IRLAP_F_SREJ, IRLAP_F_SREJ,
+						 IRLAP_F_RR, IRLAP_F_SREJ };
+
+	h->now += 10000;
+	n = iframe(buf, caddr, false, 0, 0, false, "a");
+	input(h, buf, n);
+	n = iframe(buf, caddr, false, 2, 0, true, "c");
+	input(h, buf, n);
+	uint64_t t0 = h->now;
+	/* The poll, the early poll and two F-timer polls: SREJ three times,
+	 * then RR to see whether SREJ is what goes unheard. */
+	size_t first = h->nsent - 1;
+	run_until(h, t0 + 1200000);
+	assert_int_equal(h->nsent - first, 4);
+	for (size_t i = 0; i < 4; i++) {
+		struct irlap_frame f = parse_sent(&h->sent[first + i]);
+		assert_int_equal(f.type, want[i]);
+		assert_int_equal(f.nr, 1);
+		assert_true(f.pf);
+	}
+	if (answer) {
+		/* RR is answered: SREJ it was; RR from now on. */
+		uint8_t rr_f[2] = { (uint8_t)(caddr << 1), 0x11 };
+		input(h, rr_f, 2);
+		assert_int_equal(parse_sent(last_sent(h)).type, IRLAP_F_RR);
+		assert_non_null(strstr(h->log, "SREJ not answered"));
+	} else {
+		/* RR goes unanswered too: the line is dead, SREJ comes back. */
+		run_until(h, t0 + 1700000);
+		assert_int_equal(h->nsent - first, 5);
+		assert_int_equal(parse_sent(last_sent(h)).type, want[4]);
+		assert_null(strstr(h->log, "SREJ not answered"));
+	}
+	destroy(h);
+}
+
+static void srej_gives_way_to_rr_when_the_peer_ignores_it(void **state)
+{
+	srej_polls_unanswered(true);
+	srej_polls_unanswered(false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1268,6 +1319,7 @@ int main(void)
 		cmocka_unit_test(frame_size_shrinks_after_losses_and_grows_back),
 		cmocka_unit_test(unsegmentable_data_goes_at_full_size),
 		cmocka_unit_test(polls_again_when_the_answer_is_known_lost),
+		cmocka_unit_test(srej_gives_way_to_rr_when_the_peer_ignores_it),
 	};
 	return cmocka_run_group_tests_name("irlap", tests, NULL, NULL);
 }
