@@ -20,6 +20,7 @@
 #include "irlap_frame.h"
 #include "irlap_vectors.h"
 #include "log.h"
+#include "test_support.h"
 
 #define OURS VEC_OURS
 #define PEER VEC_PEER
@@ -1079,13 +1080,9 @@ static void old_frames_sent_again_are_not_kept(void **state)
  * is lost with probability len / 2500 (at most 0.9). */
 static bool size_loss(uint64_t *rng, size_t len)
 {
-	uint64_t z = (*rng += 0x9e3779b97f4a7c15ull);
 	double p = (double)len / 2500.0;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double)(z >> 11) / 9007199254740992.0 < (p > 0.9 ? 0.9 : p);
+	return test_uniform(rng) < (p > 0.9 ? 0.9 : p);
 }
 
 /* The test plays a go-back-N secondary (as Linux) for a primary that

@@ -138,16 +138,6 @@ static size_t on_pull(void *ctx, int st, uint8_t *buf, size_t max)
 	return n;
 }
 
-static double uniform(uint64_t *rng)
-{
-	uint64_t z = (*rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double)(z >> 11) / 9007199254740992.0;
-}
-
 /* Every frame a station sends: station 0's I-frames are traced, and
  * damaged as the test asks. */
 static bool on_wire_frame(void *ctx, int station, const uint8_t *frame, size_t len)
@@ -165,7 +155,7 @@ static bool on_wire_frame(void *ctx, int station, const uint8_t *frame, size_t l
 		t->damaged_ns = f.ns;
 	}
 	if (sim_now(a->sim) < t->lossy_until_us &&
-	    uniform(&t->rng) > pow(1.0 - t->byte_loss, (double)len))
+	    test_uniform(&t->rng) > pow(1.0 - t->byte_loss, (double)len))
 		damage = true;
 	if (t->iframes <= MAX_TRACE) {
 		t->len[t->iframes - 1] = (uint16_t)f.info_len;
