@@ -2,7 +2,7 @@
 # The usage errors of the host programs (irdiscover, irspray): each names
 # the bad input and exits 2, with nothing on stdout; --help exits 0.  The
 # common options (irnet/tools/hostcli.c) are tried on both programs, with
-# each one's device flag.  No serial port needed: all are refused before
+# each one's device flag: -D on both, and irdiscover's older -d.  No serial port needed: all are refused before
 # or at opening.
 . "${top_srcdir:-.}/tests/lib.sh"
 irdiscover="$abs_top_builddir/irnet/tools/irdiscover"
@@ -28,7 +28,7 @@ expect2() {
 	fi
 }
 
-for spec in "$irdiscover -d" "$irspray -D"; do
+for spec in "$irdiscover -d" "$irdiscover -D" "$irspray -D"; do
 	prog=${spec% *} dev=${spec##* }
 	expect2 "$prog" '/nonexistent/ttyIR9' $dev /nonexistent/ttyIR9 --lock-dir ''
 	expect2 "$prog" 'no device' --timeout 1
@@ -48,6 +48,8 @@ for spec in "$irdiscover -d" "$irspray -D"; do
 	grep -q -- '--min-turnaround US' "$tmp/out" || { echo "FAIL: $prog --help lacks the common options"; failed=1; }
 done
 
+expect2 "$irdiscover" 'use -D (or -d) DEVICE' --timeout 1
+"$irdiscover" --help | grep -q -- '-D, -d, --device' || { echo "FAIL: irdiscover --help: no -D"; failed=1; }
 expect2 "$irdiscover" '--slots 5' -d /dev/null --slots 5
 expect2 "$irdiscover" '--timeout 0' -d /dev/null --timeout 0
 expect2 "$irdiscover" '--timeout x' -d /dev/null --timeout x
@@ -57,7 +59,12 @@ expect2 "$irdiscover" 'at most 4' --listen -d /dev/null --service A --service B 
 expect2 "$irspray" '-D (-d is --unidirectional)' -d
 expect2 "$irspray" '-b 4097' -D /dev/null -b 4097
 expect2 "$irspray" '--streams 5' -D /dev/null --streams 5
-expect2 "$irspray" '-n 0' -D /dev/null -n 0
+expect2 "$irspray" '-n -1' -D /dev/null -n -1
+expect2 "$irspray" 'choose one' -D /dev/null --stream --mixed
+expect2 "$irspray" '--mixed: needs --streams' -D /dev/null --mixed
+expect2 "$irspray" '--class: not with --mixed' -D /dev/null --mixed --streams 2 --class IrSpray
+expect2 "$irspray" '--class' -D /dev/null --class ''
+"$irspray" --help | grep -q -- '--stream ' || { echo "FAIL: irspray --help: no --stream"; failed=1; }
 
 [ $failed -eq 0 ] && echo PASS
 exit $failed

@@ -13,7 +13,7 @@
 start_wire
 mkdir "$tmp/lock"
 
-"$irdiscover" --listen -d "$b" --nickname beta --hints computer,ircomm \
+"$irdiscover" --listen -D "$b" --nickname beta --hints computer,ircomm \
 	--service IrNetv1 --service IrSpray \
 	--lock-dir "$tmp/lock" >"$tmp/listen.out" 2>"$tmp/listen.err" &
 lpid=$!

@@ -3,7 +3,9 @@
 # irwire line measured in the same run (bytes written raw into one pty,
 # timed until all arrive at the other).  Cases: unidirectional 2000-byte
 # SDUs, bidirectional 2000-byte SDUs, unidirectional and bidirectional
-# 10-byte SDUs, two bidirectional streams.  Prints `bench: irspray_<case> RATIO ratio`
+# 10-byte SDUs, two bidirectional streams; 4096-byte SDUs one way with
+# SAR and as a TinyTP stream (--stream), a stream both ways, a SAR and a
+# stream connection at once (--mixed).  Prints `bench: irspray_<case> RATIO ratio`
 # (payload bytes/s over the raw line's bytes/s) and
 # `bench: irspray_<case>_cpu S s/MiB` (user+system CPU of both
 # processes per MiB of payload).  Timings never fail it; a failed
@@ -101,7 +103,13 @@ ok = run_cases(["--min-turnaround", "10"],
                 ("bidir_2000", ["-n", "15", "-b", "2000"]),
                 ("unidir_10", ["-d", "-n", "2000", "-b", "10"]),
                 ("bidir_10", ["-n", "1000", "-b", "10"]),
-                ("streams2_2000", ["-n", "8", "-b", "2000", "--streams", "2"])], "")
+                ("streams2_2000", ["-n", "8", "-b", "2000", "--streams", "2"]),
+                # TinyTP without SAR: the same PDUs on the wire as SAR's
+                # segments (4096 = 2045 + 2045 + 6), so the same ratio.
+                ("unidir_4096", ["-d", "-n", "15", "-b", "4096"]),
+                ("stream_unidir_4096", ["-d", "-n", "15", "-b", "4096", "--stream"]),
+                ("stream_bidir_2000", ["-n", "15", "-b", "2000", "--stream"]),
+                ("mixed2_2000", ["-n", "8", "-b", "2000", "--streams", "2", "--mixed"])], "")
 ok = run_cases([], [("unidir_10", ["-d", "-n", "600", "-b", "10"])], "_tat5ms") and ok
 wire.terminate()
 wire.wait()

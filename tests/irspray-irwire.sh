@@ -6,6 +6,14 @@
 # no listener in range: exit 1.  Small SDUs with --min-turnaround 10 and
 # --pcap: the capture's SNRM asks for 10 us (QoS PI 0x86 bits 0x7f), the
 # listener's UA for its dongle's 5 ms (0x03).
+# TinyTP stream mode (no SAR) both ways, a stream caller on the SAR class,
+# a SAR and a stream connection at once on one link (--mixed), and the
+# capture's TinyTP Connect/Confirm: no MaxSduSize on a stream, MaxSduSize
+# with SAR.  A SAR caller on the stream class is refused at once
+# (IrLMP reason 0x01) and says what it had sent; a connection without
+# data is reported as 0 bytes in 0 seconds.  The listener starts with
+# SIGINT ignored (as a script's background job inherits it) and must
+# still stop on SIGINT.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
 irspray="$abs_top_builddir/irnet/tools/irspray"
@@ -17,10 +25,14 @@ start_wire
 mkdir "$tmp/lock"
 chmod 1777 "$tmp/lock"
 chmod 755 "$tmp"
-"$irspray" --listen -D "$b" --lock-dir "$tmp/lock" -v >"$tmp/listen.out" 2>"$tmp/listen.err" &
+(trap '' INT; exec "$irspray" --listen -D "$b" --lock-dir "$tmp/lock" -v) \
+	>"$tmp/listen.out" 2>"$tmp/listen.err" &
 lpid=$!
 wait_for "$tmp/listen.out" '^listening on '
 grep -Eq '^Seccomp:[[:space:]]+2' "/proc/$lpid/status" || fail "listener runs without seccomp"
+# SigIgn is a hex mask, bit 1 (value 2) for SIGINT: no longer ignored.
+sigign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$lpid/status")
+[ $(( 0x$sigign & 2 )) -eq 0 ] || fail "listener still ignores SIGINT (SigIgn $sigign)"
 
 rate='[0-9]+ bytes in [0-9]+\.[0-9]{3} seconds \([0-9]+\.[0-9]{2} kbytes/s\)'
 # run NAME EXPECTED-STREAM-LINES ARGS...
@@ -69,13 +81,79 @@ PYEOF
 ) || fail "small: capture unreadable"
 [ "$mtt" = "0x7f 0x3" ] || fail "small: min turnaround SNRM/UA $mtt, expected 0x7f 0x3"
 
-kill -TERM "$lpid"
+# ttp_connects CAPTURE: the user data of each TinyTP Connect (C) and
+# Confirm (F) between non-IAS LSAPs, in order, as hex
+ttp_connects() {
+	python3 - "$1" <<'PYEOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+off, out = 24, []
+while off + 16 <= len(data):
+    incl = struct.unpack_from("<IIII", data, off)[2]
+    frame = data[off + 16 + 16:off + 16 + incl]
+    off += 16 + incl
+    if len(frame) < 6 or frame[1] & 0x01:      # I-frames only
+        continue
+    lm = frame[2:]
+    if lm[0] & 0x80 and lm[0] & 0x7f and lm[1] and lm[2] in (0x01, 0x81):
+        out.append(("C" if lm[2] == 0x01 else "F") + ":" + lm[4:].hex())
+print(" ".join(out))
+PYEOF
+}
+
+# Stream mode both ways (boundaries not kept: writes of 4096 go out in
+# PDUs of at most 2045 bytes), checked by offset at both ends.
+run stream 2 -n 8 -b 1000 --stream --pcap "$tmp/stream.pcap"
+grep -qx 'Received 8000 bytes in .*' "$tmp/stream.out" || fail "stream: bytes back"
+conn=$(ttp_connects "$tmp/stream.pcap") || fail "stream: capture unreadable"
+[ "$conn" = "C:10 F:10" ] || fail "stream: TinyTP connect/confirm '$conn', expected 'C:10 F:10'"
+run stream_unidir 1 -n 4 -b 4096 -d --stream
+grep -q '^Received' "$tmp/stream_unidir.out" && fail "stream_unidir: something came back"
+# A stream caller on the SAR class: answered without MaxSduSize, a stream.
+run stream_on_sar 2 -n 2 -b 3000 --stream --class IrSpray --pcap "$tmp/stream_on_sar.pcap"
+conn=$(ttp_connects "$tmp/stream_on_sar.pcap")
+[ "$conn" = "C:10 F:10" ] || fail "stream_on_sar: TinyTP connect/confirm '$conn'"
+# SAR and stream at once on one link: one IrLAP link, both kinds.
+before=$(wc -l <"$tmp/listen.err")
+run mixed 4 -n 3 -b 3000 --streams 2 --mixed --pcap "$tmp/mixed.pcap"
+[ "$(grep -c "^Received 9000 bytes" "$tmp/mixed.out")" -eq 2 ] || fail "mixed: bytes back"
+conn=$(ttp_connects "$tmp/mixed.pcap")
+[ "$conn" = "C:900401021000 C:10 F:900401021000 F:10" ] ||
+	[ "$conn" = "C:900401021000 C:10 F:10 F:900401021000" ] ||
+	fail "mixed: TinyTP connect/confirm '$conn'"
+sed "1,${before}d" "$tmp/listen.err" >"$tmp/mixed.listen"
+[ "$(grep -c 'connected to ' "$tmp/mixed.listen")" -eq 1 ] || fail "mixed: not one IrLAP link"
+grep -q 'connection (echo, SAR)' "$tmp/mixed.listen" || fail "mixed: no SAR connection"
+grep -q 'connection (echo, stream)' "$tmp/mixed.listen" || fail "mixed: no stream connection"
+# The SAR capture of the first run: MaxSduSize 4096 both ways.
+conn=$(ttp_connects "$tmp/small.pcap")
+[ "$conn" = "C:900401021000 F:900401021000" ] || fail "small: TinyTP connect/confirm '$conn'"
+
+# A connection with no data: 0 bytes in 0 seconds at both ends.
+run empty 2 -n 0
+grep -qx 'Received 0 bytes in 0.000 seconds (0.00 kbytes/s)' "$tmp/listen.out" ||
+	fail "empty: the listener's report"
+
+# A SAR caller on the stream class is refused at once; -d reports what
+# was sent (not the receive counters).  Last: the failed sender leaves
+# the listener's link to time out.
+"$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 -d -n 8 -b 1000 --class IrSpray:Stream \
+	>"$tmp/refused.out" 2>"$tmp/refused.err"; rc=$?
+[ $rc -eq 1 ] || fail "refused: exit $rc"
+grep -q 'stream 1 (SAR) was closed before it was accepted (IrLMP reason 0x01: user request): 0 of 8000 bytes sent$' \
+	"$tmp/refused.err" || fail "refused: message"
+kill -INT "$lpid"
 wait "$lpid"; rc=$?
 lpid=
-[ $rc -eq 0 ] || fail "listener exit $rc (a mismatch?)"
-# The listener checked and reported 5 connections; the 8 x 2000 discard one got 16000.
-[ "$(grep -c '^Received ' "$tmp/listen.out")" -eq 5 ] || fail "listener did not report 5 connections"
+[ $rc -eq 0 ] || fail "listener exit $rc (a mismatch?), or SIGINT not taken"
+# The listener checked and reported 11 connections (the refused one is
+# not one); the 8 x 2000 discard one got 16000; no duration wrapped.
+[ "$(grep -c '^Received ' "$tmp/listen.out")" -eq 11 ] || fail "listener did not report 11 connections"
 grep -q '^Received 16000 bytes' "$tmp/listen.out" || fail "listener: unidirectional bytes"
+grep -q '^Received 16384 bytes' "$tmp/listen.out" || fail "listener: stream unidirectional bytes"
+[ "$(grep -Ec "^(Transmitted|Received) $rate\$" "$tmp/listen.out")" -eq 19 ] ||
+	fail "listener: not 19 report lines of the usual form"
+grep -Eq ' in [0-9]{5,}\.' "$tmp/listen.out" && fail "listener: a duration wrapped around"
 
 # Every program removed its lock at exit, also after dropping root.
 [ -z "$(ls -A "$tmp/lock")" ] || fail "lock files left behind: $(ls -l "$tmp/lock")"

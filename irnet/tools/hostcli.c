@@ -198,10 +198,13 @@ int hostcli_start(struct hostcli *h, struct stack_config *cfg)
 		fprintf(stderr, "%s: event loop: %s\n", h->prog, strerror(errno));
 		return HOSTCLI_EXIT_JOB;
 	}
+	if (h->before_drop && (r = h->before_drop(h, h->before_drop_ctx)) != 0)
+		return r;
 	if (geteuid() == 0 && give_lock(h) < 0)
 		return HOSTCLI_EXIT_JOB;
 	if (privdrop_user(h->user, &h->log, err, sizeof(err)) < 0 ||
-	    (h->seccomp && privdrop_seccomp(&h->log, err, sizeof(err)) < 0)) {
+	    (h->seccomp && privdrop_seccomp_with(&h->log, h->seccomp_extra, h->nseccomp_extra, err,
+						 sizeof(err)) < 0)) {
 		fprintf(stderr, "%s: %s\n", h->prog, err);
 		return HOSTCLI_EXIT_JOB;
 	}

@@ -13,8 +13,11 @@
  * installed.
  *
  * Does not own: a program's own options or its short letters (the device
- * is -d in irdiscover and -D in irspray, where -d is irdaspray's
- * unidirectional flag), nor what it does with the stack.
+ * is -D in both; irdiscover also takes its older -d, which in irspray is
+ * irdaspray's unidirectional flag), nor what it does with the stack.
+ *
+ * Signals: the loop takes SIGINT and SIGTERM even when the program was
+ * started with them ignored (eloop_add_signal resets SIG_IGN).
  *
  * This is program code: it prints its messages to stderr, prefixed with
  * the program's name, and returns the exit code to use.
@@ -78,6 +81,14 @@ struct hostcli {
 	FILE *pcap_file;
 	struct pcap_writer pcap;
 	bool port_failed;         /* the port failed (said on stderr); the loop ended */
+	/* For a daemon (optional): runs in hostcli_start once the port and
+	 * the loop exist, before root is dropped, to open what it serves
+	 * (sockets, ptys).  Returns 0, or an exit code after saying why. */
+	int (*before_drop)(struct hostcli *h, void *ctx);
+	void *before_drop_ctx;
+	/* System calls the program needs beyond privdrop's allow-list. */
+	const char *const *seccomp_extra;
+	size_t nseccomp_extra;
 };
 
 /* Defaults: dongle none, 115200, the dongle's turnaround, user nobody,

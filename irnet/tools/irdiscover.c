@@ -98,13 +98,13 @@ struct app {
 
 static void usage(FILE *f)
 {
-	fputs("usage: irdiscover -d DEVICE [--slots N] [--timeout S] [--hints LIST] [--json]\n"
+	fputs("usage: irdiscover -D DEVICE [--slots N] [--timeout S] [--hints LIST] [--json]\n"
 	      "                  [--connect] [--no-ias] [--listen [--service CLASS]...]\n"
 	      "                  [--dongle TYPE[:OPTS]] [--speed BAUD] [--min-turnaround US]\n"
 	      "                  [--nickname NAME] [--pcap FILE] [--user USER]\n"
 	      "                  [--lock-dir DIR] [--no-seccomp] [-v]\n"
 	      "Lists the IrDA stations in range of a serial port (IrLAP discovery).\n"
-	      "  -d, --device DEVICE   the serial port (or pty)\n"
+	      "  -D, -d, --device DEVICE  the serial port (or pty); -D as in irspray\n"
 	      "  --slots N             discovery slots: 1, 6, 8 or 16 (default 8)\n"
 	      "  --timeout S           give up after S seconds (default 5)\n"
 	      "  --hints LIST          our service hints, e.g. computer,ircomm (default computer)\n"
@@ -584,7 +584,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	*o = (struct opts){ .hints = "computer", .slots = 8, .timeout_s = 5, .ias = true };
 	hostcli_init(&o->h, "irdiscover", "irdiscover");
-	while ((c = getopt_long(argc, argv, "d:vh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "D:d:vh", lo, NULL)) != -1) {
 		int taken = hostcli_option(&o->h, c, optarg);
 
 		if (taken < 0)
@@ -592,6 +592,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		if (taken)
 			continue;
 		switch (c) {
+		case 'D':
 		case 'd': o->h.device = optarg; break;
 		case 'H': o->hints = optarg; break;
 		case 'j': o->json = true; break;
@@ -647,7 +648,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "irdiscover: --hints %s: unknown hint '%s'\n", o->hints, bad);
 		return -1;
 	}
-	return hostcli_check(&o->h, "-d");
+	return hostcli_check(&o->h, "-D (or -d)");
 }
 
 /* --service: connections are taken and their data dropped. */

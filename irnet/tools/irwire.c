@@ -5,7 +5,7 @@
  * Each side is a pty pair: a process opens the slave as its serial port
  * (termios and all) and irwire holds the master.  Bytes a side writes are
  * read from its master no faster than the emulated line carries them and
- * handed to the in-process wire model (irnet/lib/wire.c: pacing at the
+ * handed to the in-process wire model (irnet/sim/wire.c: pacing at the
  * side's termios speed, speed mismatch, half-duplex, turnaround, bit
  * errors, drops, breaks); what the other side's emulated UART produces is
  * written to that side's master when it arrives.  The wire's virtual

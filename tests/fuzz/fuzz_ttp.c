@@ -52,6 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct qos_result q = { .tx_data_size = 64 };
 	struct irlap_event ev = { .type = IRLAP_EV_CONNECT_CONF, .qos = &q, .daddr = 1 };
 	static const uint8_t conn[] = { 0x90, 0x11, 0x01, 0x00, 0x83, 0x04, 0x01, 0x02, 0x01, 0x00 };
+	/* odd first byte: a stream listener and a Connect without SAR */
+	static const uint8_t conn_stream[] = { 0x90, 0x11, 0x01, 0x00, 0x04 };
+	bool stream = size && (data[0] & 1);
 	struct cursor c;
 
 	if (ttp_connect_parse(data, size, &p) == 0) {
@@ -66,18 +69,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ttp_config_defaults(&tc);
 	tc.max_sdu = 300;
 	tc.rx_credit = 4;
+	tc.mode = stream ? TTP_MODE_STREAM : TTP_MODE_SAR;
 	lm = irlmp_new(&cfg, &ops, NULL);
 	tl = ttp_listen(lm, 0x10, &tc, on_ttp, &r);
 	if (!lm || !tl)
 		abort();
 	irlmp_lap_event(lm, &ev, 0);
 	ev.type = IRLAP_EV_DATA;
-	ev.data = conn;
-	ev.len = sizeof(conn);
+	ev.data = stream ? conn_stream : conn;
+	ev.len = stream ? sizeof(conn_stream) : sizeof(conn);
 	irlmp_lap_event(lm, &ev, 0);
-	if (!r.t)
+	if (!r.t || ttp_mode(r.t) != tc.mode)
 		abort();
-	irlmp_pull(lm, buf, sizeof(buf)); /* the confirm */
+	/* the confirm: the credit byte alone on a stream */
+	if (irlmp_pull(lm, buf, sizeof(buf)) != (stream ? 5u : 10u))
+		abort();
 	cursor_init(&c, data, size);
 	for (;;) {
 		uint8_t len, pdu[260];

@@ -282,6 +282,42 @@ static void a_raised_signal_reaches_its_callback(void **state)
 	eloop_free(loop);
 }
 
+static bool ignored(int signo)
+{
+	struct sigaction sa;
+	assert_int_equal(sigaction(signo, NULL, &sa), 0);
+	return sa.sa_handler == SIG_IGN;
+}
+
+/* A process started with the signal ignored (a shell script's background
+ * job gets SIGINT so) still hears it through the loop, and gets its
+ * disposition back when the loop lets go. */
+static void an_inherited_sig_ign_is_undone(void **state)
+{
+	struct eloop *loop = eloop_new(NULL);
+	struct sigseen s = { 0 };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	(void)state;
+	sigemptyset(&ign.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &ign, NULL), 0);
+	assert_int_equal(eloop_add_signal(loop, SIGUSR1, on_signal, &s), 0);
+	assert_false(ignored(SIGUSR1));
+	assert_true(blocked(SIGUSR1));
+	assert_int_equal(raise(SIGUSR1), 0);
+	run_until_idle(loop);
+	assert_int_equal(s.count, 1);
+	assert_int_equal(eloop_remove_signal(loop, SIGUSR1), 0);
+	assert_true(ignored(SIGUSR1));
+	assert_false(blocked(SIGUSR1));
+	/* not ignored before: left alone */
+	assert_int_equal(eloop_add_signal(loop, SIGUSR2, on_signal, &s), 0);
+	assert_false(ignored(SIGUSR2));
+	eloop_free(loop);
+	assert_false(ignored(SIGUSR2));
+	ign.sa_handler = SIG_DFL;
+	assert_int_equal(sigaction(SIGUSR1, &ign, NULL), 0);
+}
+
 static void two_loops_keep_their_own_signals(void **state)
 {
 	struct eloop *a = eloop_new(NULL), *b = eloop_new(NULL);
@@ -355,6 +391,7 @@ int main(void)
 		cmocka_unit_test(bad_registrations_are_refused),
 		cmocka_unit_test(a_raised_signal_reaches_its_callback),
 		cmocka_unit_test(two_loops_keep_their_own_signals),
+		cmocka_unit_test(an_inherited_sig_ign_is_undone),
 		cmocka_unit_test(terminate_stops_the_loop),
 	};
 	return cmocka_run_group_tests_name("eloop", tests, NULL, NULL);

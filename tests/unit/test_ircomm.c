@@ -501,7 +501,7 @@ static void raw_open(struct world *w, uint8_t service_type)
 	const uint8_t service[] = { 0x03, IRCOMM_PI_SERVICE_TYPE, 0x01, service_type };
 
 	ttp_config_defaults(&tc);
-	tc.max_sdu = 0;
+	tc.mode = TTP_MODE_STREAM;
 	w->raw = ttp_connect(w->lm[0], addr[1], ircomm_server_lsap(w->srv), &tc, raw_event, w,
 			     sim_now(w->sim));
 	assert_non_null(w->raw);
@@ -612,7 +612,7 @@ static void client_first_sdu_is_linux_vector(void **state)
 	ircomm_server_free(w->srv);   /* replaced by the raw one */
 	w->srv = NULL;
 	ttp_config_defaults(&tc);
-	tc.max_sdu = 0;
+	tc.mode = TTP_MODE_STREAM;
 	tl = ttp_listen(w->lm[1], IRLMP_LSAP_ANY, &tc, raw_server_event, &rs);
 	assert_non_null(tl);
 	id = ias_db_add_object(w->db[1], IRCOMM_CLASS);

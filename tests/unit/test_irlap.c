@@ -21,10 +21,13 @@
 #include "irlap_vectors.h"
 #include "log.h"
 #include "test_support.h"
+#include "sir.h"
+#include "cursor.h"
 
 #define OURS VEC_OURS
 #define PEER VEC_PEER
 #define MAX_SENT 256
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_EVENTS 64
 
 struct sent {
@@ -477,9 +480,13 @@ static void ignores_snrm_not_for_us(void **state)
 	input(h, vec_snrm, 2);                /* no I-field */
 	memcpy(buf, vec_snrm, sizeof(buf));
 	buf[6] = 0x04; buf[7] = 0x03; buf[8] = 0x02; buf[9] = 0x01;
-	input(h, buf, sizeof(buf) - 2);       /* QoS list cut: malformed */
 	assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
 	assert_int_equal(h->nsent, 0);
+	assert_int_equal(h->nev, 0);
+	/* For us, but the QoS list is cut: refused (DM), the user not asked. */
+	input(h, buf, sizeof(buf) - 2);
+	assert_int_equal(h->nsent, 1);
+	assert_int_equal(parse_sent(&h->sent[0]).type, IRLAP_F_DM);
 	assert_int_equal(h->nev, 0);
 	input(h, buf, sizeof(buf));
 	assert_int_equal(irlap_get_state(h->st), IRLAP_NRM_S);
@@ -514,7 +521,27 @@ static uint8_t connect_primary(struct h *h)
 	ua[0] = (uint8_t)(caddr << 1);
 	h->now += 100000;
 	input(h, ua, sizeof(ua));
+	/* The first poll waits for the peer's speed switch: run to it. */
+	if (irlap_get_state(h->st) == IRLAP_XMIT_P) {
+		h->now = irlap_deadline(h->st);
+		irlap_tick(h->st, h->now);
+	}
 	return caddr;
+}
+
+/* Line time of the UA of connect_primary() at 9600 with 12 XBOFs. */
+static uint64_t ua_line_us(uint8_t caddr)
+{
+	uint8_t ua[sizeof(vec_ua)], buf[2 * sizeof(vec_ua) + 32];
+	struct wcursor w;
+	int n;
+
+	memcpy(ua, vec_ua, sizeof(ua));
+	ua[0] = (uint8_t)(caddr << 1);
+	wcursor_init(&w, buf, sizeof(buf));
+	n = sir_encode(&w, ua, sizeof(ua), 12);
+	assert_true(n > 0);
+	return sir_line_time_us(9600, (uint64_t)n);
 }
 
 static void connects_as_primary_with_digest_negotiation(void **state)
@@ -534,7 +561,10 @@ static void connects_as_primary_with_digest_negotiation(void **state)
 	assert_true(caddr >= 1 && caddr <= 0x7e);
 	assert_int_equal(h->sent[0].tx.baud, 9600);
 
-	/* UA: speed switched at once, RR(P) at 115200 after the peer's 5 ms. */
+	/* UA: speed switched at once, RR(P) at 115200 after the peer's 5 ms
+	 * and once a Linux peer can have switched: its BOF arrives 64 ms
+	 * after the UA's first byte (60 ms + a 4 ms tick, digest 2.8) + 2
+	 * byte times at 115200 (and no later than that, to the us). */
 	assert_int_equal(h->speed, 115200);
 	assert_int_equal(h->speed_calls, 1);
 	assert_int_equal(h->nsent, 2);
@@ -542,6 +572,14 @@ static void connects_as_primary_with_digest_negotiation(void **state)
 	assert_int_equal(h->sent[1].frame[1], 0x11);
 	assert_int_equal(h->sent[1].tx.baud, 115200);
 	assert_int_equal(h->sent[1].tx.xbofs, 58);
+	{
+		uint64_t ua_start = h->sent[0].at + 100000 - ua_line_us(caddr);
+		uint64_t bof = h->sent[1].at + sir_line_time_us(115200, 58);
+		uint64_t ready = ua_start + 64000 + sir_line_time_us(115200, 2);
+
+		assert_true(bof >= ready);
+		assert_true(bof <= ready + 1);
+	}
 	/* F-timer halved for the first poll. */
 	assert_true(irlap_deadline(h->st) - h->now <= 250000 + 10000);
 	const struct event *e = find_event(h, IRLAP_EV_CONNECT_CONF);
@@ -556,6 +594,192 @@ static void connects_as_primary_with_digest_negotiation(void **state)
 	assert_int_equal(e->qos.tx_min_tat_us, 5000);
 	assert_int_equal(e->qos.link_disc_ms, 12000);
 	destroy(h);
+}
+
+/*
+ * A peer's QoS list, table-driven, through a real station in both roles:
+ * as secondary (the list in an SNRM: UA or DM) and as primary (the list
+ * in the UA answering our SNRM: RR(P), or DISC and a REFUSED disconnect
+ * once the secondary has answered it).  Each row replaces one parameter
+ * of the Linux list (or appends an item) and says what must come out.
+ * Our station: 9600..115200, 500 ms, 2048 x 7, any BOFs, 1 ms, 3/8/12 s.
+ * Reserved bits are ignored, never turned into a value; a parameter with
+ * nothing valid left, or a malformed list, refuses the connection.
+ */
+struct qos_row {
+	const char *what;
+	uint8_t item[6];     /* replaces the item with this PI (or is appended) */
+	size_t item_len;
+	bool append, empty;  /* append item / send no list at all */
+	bool ok;
+	uint32_t baud, data, window, bofs, mtt_us, max_tat_ms, disc_ms;
+};
+
+#define BASE true, 115200, 2048, 7, 0, 5000, 500, 12000
+#define REFUSED false, 0, 0, 0, 0, 0, 0, 0
+static const struct qos_row qos_rows[] = {
+	{ "Linux list as is", { 0 }, 0, true, false, BASE },
+	{ "baud: reserved bits 10-15", { 0x01, 0x02, 0x3e, 0xfc }, 4, false, false, BASE },
+	{ "baud: only reserved bits", { 0x01, 0x02, 0x00, 0xfc }, 4, false, false, REFUSED },
+	{ "baud: zero", { 0x01, 0x01, 0x00 }, 3, false, false, REFUSED },
+	{ "baud: 2400 only, not common", { 0x01, 0x01, 0x01 }, 3, false, false, REFUSED },
+	{ "baud: 4M and 16M only", { 0x01, 0x02, 0x00, 0x03 }, 4, false, false, REFUSED },
+	{ "baud: 9600 only", { 0x01, 0x01, 0x02 }, 3, false, false, true,
+	  9600, 256, 7, 0, 5000, 500, 12000 },
+	{ "max TAT: reserved bit 7", { 0x82, 0x01, 0x81 }, 3, false, false, BASE },
+	{ "max TAT: only bit 7", { 0x82, 0x01, 0x80 }, 3, false, false, REFUSED },
+	{ "max TAT: zero", { 0x82, 0x01, 0x00 }, 3, false, false, REFUSED },
+	{ "max TAT: 50 ms", { 0x82, 0x01, 0x0f }, 3, false, false, true,
+	  115200, 256, 7, 0, 5000, 50, 12000 },
+	{ "data size: reserved bits 6-7", { 0x83, 0x01, 0xff }, 3, false, false, BASE },
+	{ "data size: only bits 6-7", { 0x83, 0x01, 0xc0 }, 3, false, false, REFUSED },
+	{ "data size: zero", { 0x83, 0x01, 0x00 }, 3, false, false, REFUSED },
+	{ "data size: 64 and bit 7", { 0x83, 0x01, 0x81 }, 3, false, false, true,
+	  115200, 64, 7, 0, 5000, 500, 12000 },
+	{ "window: 0xff (bit 7 reserved)", { 0x84, 0x01, 0xff }, 3, false, false, BASE },
+	{ "window: only bit 7", { 0x84, 0x01, 0x80 }, 3, false, false, REFUSED },
+	{ "window: zero", { 0x84, 0x01, 0x00 }, 3, false, false, REFUSED },
+	{ "window: 1 and bit 7", { 0x84, 0x01, 0x81 }, 3, false, false, true,
+	  115200, 2048, 1, 0, 5000, 500, 12000 },
+	{ "add BOFs: zero", { 0x85, 0x01, 0x00 }, 3, false, false, REFUSED },
+	{ "add BOFs: 48", { 0x85, 0x01, 0x01 }, 3, false, false, true,
+	  115200, 2048, 7, 48, 5000, 500, 12000 },
+	{ "add BOFs: 0 (bit 7)", { 0x85, 0x01, 0x80 }, 3, false, false, BASE },
+	{ "min TAT: zero", { 0x86, 0x01, 0x00 }, 3, false, false, REFUSED },
+	{ "min TAT: 0 ms (bit 7)", { 0x86, 0x01, 0x80 }, 3, false, false, true,
+	  115200, 2048, 7, 0, 0, 500, 12000 },
+	{ "link disc: zero", { 0x08, 0x01, 0x00 }, 3, false, false, REFUSED },
+	{ "link disc: none common (16-40 s)", { 0x08, 0x01, 0xf8 }, 3, false, false, REFUSED },
+	{ "link disc: all (12 s common)", { 0x08, 0x01, 0xff }, 3, false, false, BASE },
+	{ "unknown PI skipped", { 0x99, 0x02, 0x01, 0x02 }, 4, true, false, BASE },
+	{ "unknown type 1 PI, PL 0", { 0x8f, 0x00 }, 2, true, false, BASE },
+	{ "window twice", { 0x84, 0x01, 0x01 }, 3, true, false, REFUSED },
+	{ "window PL 0", { 0x84, 0x00 }, 2, false, false, REFUSED },
+	{ "window PL 2", { 0x84, 0x02, 0x7f, 0x00 }, 4, false, false, REFUSED },
+	{ "baud PL 3", { 0x01, 0x03, 0x3e, 0x00, 0x00 }, 5, false, false, REFUSED },
+	{ "no list: the defaults", { 0 }, 0, false, true, true, 9600, 64, 1, 12, 10000, 500, 3000 },
+};
+
+/* The Linux list (vec_snrm's) with the row's change. */
+static size_t qos_row_list(const struct qos_row *row, uint8_t *out)
+{
+	static const uint8_t *const list = vec_snrm + 11;
+	const size_t list_len = sizeof(vec_snrm) - 11;
+	size_t n = 0;
+
+	if (row->empty)
+		return 0;
+	for (size_t i = 0; i < list_len; i += 2 + list[i + 1]) {
+		const uint8_t *item = list + i;
+		size_t len = 2 + (size_t)list[i + 1];
+
+		if (!row->append && row->item_len && row->item[0] == item[0]) {
+			item = row->item;
+			len = row->item_len;
+		}
+		memcpy(out + n, item, len);
+		n += len;
+	}
+	if (row->append) {
+		memcpy(out + n, row->item, row->item_len);
+		n += row->item_len;
+	}
+	return n;
+}
+
+static void check_row_result(const struct qos_row *row, const struct event *e)
+{
+	assert_non_null(e);
+	assert_int_equal(e->qos.baud, row->baud);
+	assert_int_equal(e->qos.tx_data_size, row->data);
+	assert_int_equal(e->qos.tx_window, row->window);
+	assert_int_equal(e->qos.tx_add_bofs, row->bofs);
+	assert_int_equal(e->qos.tx_min_tat_us, row->mtt_us);
+	assert_int_equal(e->qos.peer_max_tat_ms, row->max_tat_ms);
+	assert_int_equal(e->qos.link_disc_ms, row->disc_ms);
+}
+
+static void peer_qos_lists_as_secondary(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < COUNT(qos_rows); i++) {
+		const struct qos_row *row = &qos_rows[i];
+		struct h *h = make(PEER, 1, 1000, false);
+		uint8_t snrm[64];
+		size_t n;
+		struct irlap_frame f;
+
+		print_message("secondary: %s\n", row->what);
+		memcpy(snrm, vec_snrm, 11);
+		n = 11 + qos_row_list(row, snrm + 11);
+		input(h, snrm, n);
+		assert_int_equal(h->nsent, 1);
+		f = parse_sent(&h->sent[0]);
+		if (row->ok) {
+			assert_int_equal(f.type, IRLAP_F_UA);
+			assert_int_equal(irlap_get_state(h->st), IRLAP_NRM_S);
+			check_row_result(row, find_event(h, IRLAP_EV_CONNECT_CONF));
+		} else {
+			/* DM, a response on the SNRM's connection address, at 9600 */
+			assert_int_equal(f.type, IRLAP_F_DM);
+			assert_int_equal(h->sent[0].frame[0], 0x5a);
+			assert_int_equal(h->sent[0].tx.baud, 9600);
+			assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
+			assert_int_equal(h->nev, 0); /* the user is not asked */
+			assert_non_null(strstr(h->log, "refused"));
+		}
+		destroy(h);
+	}
+}
+
+static void peer_qos_lists_as_primary(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < COUNT(qos_rows); i++) {
+		const struct qos_row *row = &qos_rows[i];
+		struct h *h = make(OURS, 9, 1000, false);
+		struct irlap_request r = { .type = IRLAP_REQ_CONNECT, .daddr = PEER };
+		uint8_t ua[64];
+		size_t n;
+		uint8_t caddr;
+		struct irlap_frame f;
+		const struct event *e;
+
+		print_message("primary: %s\n", row->what);
+		assert_int_equal(irlap_request(h->st, &r, h->now), 0);
+		caddr = h->sent[0].frame[10] >> 1;
+		memcpy(ua, vec_ua, 10);
+		ua[0] = (uint8_t)(caddr << 1);
+		n = 10 + qos_row_list(row, ua + 10);
+		h->now += 100000;
+		input(h, ua, n);
+		/* the first poll (or the DISC) after the peer's speed switch */
+		run_until(h, h->now + 100000);
+		assert_int_equal(h->nsent, 2);
+		f = parse_sent(&h->sent[1]);
+		if (row->ok) {
+			assert_int_equal(f.type, IRLAP_F_RR);
+			assert_int_equal(irlap_get_state(h->st), IRLAP_NRM_P);
+			check_row_result(row, find_event(h, IRLAP_EV_CONNECT_CONF));
+			destroy(h);
+			continue;
+		}
+		/* DISC at the rate the secondary switched to (the common one,
+		 * else 9600), then its UA ends it: REFUSED, never connected. */
+		assert_int_equal(f.type, IRLAP_F_DISC);
+		assert_true(f.cmd);
+		assert_int_equal(irlap_get_state(h->st), IRLAP_PCLOSE);
+		assert_null(find_event(h, IRLAP_EV_CONNECT_CONF));
+		assert_non_null(strstr(h->log, "refused"));
+		ua[1] = 0x73;
+		input(h, ua, 2);
+		assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
+		e = find_event(h, IRLAP_EV_DISCONNECT);
+		assert_non_null(e);
+		assert_int_equal(e->reason, IRLAP_REASON_REFUSED);
+		assert_int_equal(h->speed, 9600);
+		destroy(h);
+	}
 }
 
 static void snrm_retries_then_no_device(void **state)
@@ -788,6 +1012,37 @@ static void secondary_disconnect_sends_rd(void **state)
 	input(h, disc, 2);
 	assert_int_equal(parse_sent(last_sent(h)).type, IRLAP_F_UA);
 	assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
+	destroy(h);
+}
+
+/* A disconnect the layer above withdraws before the RD is out leaves
+ * the link as it was; once the RD is out it cannot be withdrawn. */
+static void disconnect_withdrawn_until_rd_is_out(void **state)
+{
+	struct h *h = make(PEER, 1, 1000, false);
+	static const uint8_t rr_p0[] = { 0x5b, 0x11 };
+	static const uint8_t disc[] = { 0x5b, 0x53 };
+	struct irlap_request d = { .type = IRLAP_REQ_DISCONNECT };
+	struct irlap_request c = { .type = IRLAP_REQ_CANCEL_DISCONNECT };
+
+	(void)state;
+	assert_int_equal(irlap_request(h->st, &c, h->now), -ENOTCONN);
+	connect_secondary(h);
+	assert_int_equal(irlap_request(h->st, &c, h->now), 0); /* nothing pending */
+	assert_int_equal(irlap_request(h->st, &d, h->now), 0);
+	assert_int_equal(irlap_request(h->st, &c, h->now), 0);
+	input(h, rr_p0, 2);
+	assert_int_equal(parse_sent(last_sent(h)).type, IRLAP_F_RR);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_NRM_S);
+	assert_int_equal(count_events(h, IRLAP_EV_DISCONNECT), 0);
+	assert_int_equal(irlap_request(h->st, &d, h->now), 0);
+	input(h, rr_p0, 2);
+	assert_int_equal(parse_sent(last_sent(h)).type, IRLAP_F_RD);
+	assert_int_equal(irlap_request(h->st, &c, h->now), -EALREADY);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_SCLOSE);
+	input(h, disc, 2);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
+	assert_int_equal(irlap_request(h->st, &c, h->now), -ENOTCONN);
 	destroy(h);
 }
 
@@ -1295,6 +1550,8 @@ int main(void)
 		cmocka_unit_test(ignores_snrm_not_for_us),
 		cmocka_unit_test(rejecting_sends_dm),
 		cmocka_unit_test(connects_as_primary_with_digest_negotiation),
+		cmocka_unit_test(peer_qos_lists_as_secondary),
+		cmocka_unit_test(peer_qos_lists_as_primary),
 		cmocka_unit_test(snrm_retries_then_no_device),
 		cmocka_unit_test(snrm_crossing_larger_address_wins),
 		cmocka_unit_test(delivers_in_order_and_acknowledges),
@@ -1304,6 +1561,7 @@ int main(void)
 		cmocka_unit_test(local_busy_answers_rnr_and_drops_data),
 		cmocka_unit_test(disc_gets_ua_and_the_line_returns_to_9600),
 		cmocka_unit_test(secondary_disconnect_sends_rd),
+		cmocka_unit_test(disconnect_withdrawn_until_rd_is_out),
 		cmocka_unit_test(other_addresses_and_empty_frames_are_ignored),
 		cmocka_unit_test(bad_frames_get_frmr),
 		cmocka_unit_test(test_frames_are_echoed),

@@ -582,8 +582,8 @@ static void sar_limits(void **state)
 	pair_free(p);
 
 	/* without SAR: an SDU is one PDU (data size 64 - 2 - 1 = 61) */
-	c.max_sdu = 0;
-	s.max_sdu = 0;
+	c.mode = TTP_MODE_STREAM;
+	s.mode = TTP_MODE_STREAM;
 	p = ttp_pair(64, &c, &s);
 	p->e[1].auto_read = true;
 	assert_int_equal(ttp_peer_max_sdu(p->e[0].ttp), 0);

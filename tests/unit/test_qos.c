@@ -184,21 +184,25 @@ static void type0_parameters_take_the_highest_common_value(void **state)
 		uint16_t own_baud, peer_baud;
 		uint8_t own_disc, peer_disc;
 		uint32_t baud, disc_ms, threshold_ms;
+		int rc;
 	} rows[] = {
-		{ 0x3e, 0x3e, 0x07, 0xff, 115200, 12000, 3000 },
-		{ 0x3e, 0x02, 0x07, 0x07, 9600, 12000, 3000 },
-		{ 0x1e, 0x3e, 0x01, 0x07, 57600, 3000, 0 },
-		{ 0x0a, 0x06, 0x03, 0x06, 9600, 8000, 3000 },
-		{ 0x3f, 0x1ff, 0xff, 0xff, 115200, 40000, 3000 },
-		{ 0x20, 0x10, 0x80, 0x01, 9600, 3000, 0 }, /* nothing common: 9600, 3 s */
+		{ 0x3e, 0x3e, 0x07, 0xff, 115200, 12000, 3000, 0 },
+		{ 0x3e, 0x02, 0x07, 0x07, 9600, 12000, 3000, 0 },
+		{ 0x1e, 0x3e, 0x01, 0x07, 57600, 3000, 0, 0 },
+		{ 0x0a, 0x06, 0x03, 0x06, 9600, 8000, 3000, 0 },
+		{ 0x3f, 0x1ff, 0xff, 0xff, 115200, 40000, 3000, 0 },
+		{ 0x3e, 0xfc3e, 0x07, 0x07, 115200, 12000, 3000, 0 }, /* reserved baud bits */
+		/* nothing common: refused; the fallback is 9600, 3 s */
+		{ 0x20, 0x10, 0x80, 0x01, 9600, 3000, 0, -EPROTO },
+		{ 0x3e, 0xfc00, 0x07, 0x07, 9600, 12000, 3000, -EPROTO },
 	};
 	for (size_t i = 0; i < COUNT(rows); i++) {
 		struct qos_bits own = bits(rows[i].own_baud, 1, 0x3f, 0x7f, 0xff, 0x03, rows[i].own_disc);
 		struct qos_bits peer = bits(rows[i].peer_baud, 1, 0x3f, 0x7f, 0xff, 0x03, rows[i].peer_disc);
 		struct qos_result a, b;
 
-		qos_negotiate(&own, &peer, NULL, &a);
-		qos_negotiate(&peer, &own, NULL, &b);
+		assert_int_equal(qos_negotiate(&own, &peer, NULL, &a), rows[i].rc);
+		assert_int_equal(qos_negotiate(&peer, &own, NULL, &b), rows[i].rc);
 		assert_int_equal(a.baud, rows[i].baud);
 		assert_int_equal(a.link_disc_ms, rows[i].disc_ms);
 		assert_int_equal(a.threshold_ms, rows[i].threshold_ms);
@@ -213,12 +217,17 @@ static void type1_parameters_govern_traffic_towards_the_announcer(void **state)
 	static const struct {
 		uint8_t peer_data, peer_win, peer_bofs, peer_mtt;
 		uint32_t tx_data, tx_win, tx_bofs, tx_mtt_us;
+		int rc;
 	} rows[] = {
-		{ 0x3f, 0x7f, 0xff, 0x03, 2048, 7, 0, 5000 },
-		{ 0x01, 0x01, 0x01, 0x01, 64, 1, 48, 10000 },
-		{ 0x0f, 0x3f, 0x04, 0x07, 512, 6, 12, 1000 },
-		{ 0x1f, 0x07, 0x80, 0xff, 1024, 3, 0, 0 },
-		{ 0x00, 0x00, 0x00, 0x00, 64, 1, 48, 10000 }, /* empty fields: most conservative */
+		{ 0x3f, 0x7f, 0xff, 0x03, 2048, 7, 0, 5000, 0 },
+		{ 0x01, 0x01, 0x01, 0x01, 64, 1, 48, 10000, 0 },
+		{ 0x0f, 0x3f, 0x04, 0x07, 512, 6, 12, 1000, 0 },
+		{ 0x1f, 0x07, 0x80, 0xff, 1024, 3, 0, 0, 0 },
+		{ 0xff, 0xff, 0xff, 0xff, 2048, 7, 0, 0, 0 },   /* reserved bits ignored */
+		{ 0xc1, 0x81, 0x01, 0x01, 64, 1, 48, 10000, 0 },
+		/* empty fields: refused; the fallback is the most conservative */
+		{ 0x00, 0x00, 0x00, 0x00, 64, 1, 48, 10000, -EPROTO },
+		{ 0xc0, 0x80, 0x04, 0x01, 64, 1, 12, 10000, -EPROTO },
 	};
 	for (size_t i = 0; i < COUNT(rows); i++) {
 		struct qos_bits own = bits(0x3e, 1, 0x01, 0x01, 0x01, 0x01, 0x07);
@@ -226,7 +235,7 @@ static void type1_parameters_govern_traffic_towards_the_announcer(void **state)
 					    rows[i].peer_bofs, rows[i].peer_mtt, 0x07);
 		struct qos_result r;
 
-		qos_negotiate(&own, &peer, NULL, &r);
+		assert_int_equal(qos_negotiate(&own, &peer, NULL, &r), rows[i].rc);
 		assert_int_equal(r.baud, 115200);
 		assert_int_equal(r.tx_data_size, rows[i].tx_data);
 		assert_int_equal(r.tx_window, rows[i].tx_win);
@@ -237,6 +246,89 @@ static void type1_parameters_govern_traffic_towards_the_announcer(void **state)
 		assert_int_equal(r.rx_window, 1);
 		assert_int_equal(r.rx_min_tat_us, 10000);
 	}
+}
+
+/* The field of one parameter (QOS_HAVE_* flag). */
+static uint16_t get_field(const struct qos_bits *q, unsigned flag)
+{
+	switch (flag) {
+	case QOS_HAVE_BAUD: return q->baud;
+	case QOS_HAVE_MAX_TAT: return q->max_tat;
+	case QOS_HAVE_DATA_SIZE: return q->data_size;
+	case QOS_HAVE_WINDOW: return q->window;
+	case QOS_HAVE_ADD_BOFS: return q->add_bofs;
+	case QOS_HAVE_MIN_TAT: return q->min_tat;
+	default: return q->link_disc;
+	}
+}
+
+static struct qos_bits with_field(struct qos_bits q, unsigned flag, uint16_t v)
+{
+	switch (flag) {
+	case QOS_HAVE_BAUD: q.baud = v; break;
+	case QOS_HAVE_MAX_TAT: q.max_tat = (uint8_t)v; break;
+	case QOS_HAVE_DATA_SIZE: q.data_size = (uint8_t)v; break;
+	case QOS_HAVE_WINDOW: q.window = (uint8_t)v; break;
+	case QOS_HAVE_ADD_BOFS: q.add_bofs = (uint8_t)v; break;
+	case QOS_HAVE_MIN_TAT: q.min_tat = (uint8_t)v; break;
+	default: q.link_disc = (uint8_t)v; break;
+	}
+	return q;
+}
+
+/* Side 0: the peer announced x; side 1: we did. */
+static int negotiate_side(int side, const struct qos_bits *base, const struct qos_bits *x,
+			  struct qos_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	return side ? qos_negotiate(x, base, NULL, r) : qos_negotiate(base, x, NULL, r);
+}
+
+/*
+ * Each parameter alone, announced by either side: its reserved bits
+ * change nothing (the result equals that of the field without them),
+ * and a field with no defined bit (only reserved ones, or zero) makes
+ * the pair unusable for that parameter only.
+ */
+static void reserved_bits_ignored_and_empty_fields_refused(void **state)
+{
+	static const struct {
+		unsigned flag;
+		uint16_t reserved;  /* bits the parameter does not define */
+	} params[] = {
+		{ QOS_HAVE_BAUD, 0xfc00 }, { QOS_HAVE_MAX_TAT, 0x80 }, { QOS_HAVE_DATA_SIZE, 0xc0 },
+		{ QOS_HAVE_WINDOW, 0x80 }, { QOS_HAVE_ADD_BOFS, 0x00 }, { QOS_HAVE_MIN_TAT, 0x00 },
+		{ QOS_HAVE_LINK_DISC, 0x00 },
+	};
+	const struct qos_bits base = bits(0x3e, 0x01, 0x3f, 0x7f, 0xff, 0x07, 0x07);
+
+	for (size_t i = 0; i < COUNT(params); i++) {
+		unsigned flag = params[i].flag;
+		uint16_t res = params[i].reserved;
+		struct qos_bits with = with_field(base, flag, get_field(&base, flag) | res);
+		struct qos_bits only = with_field(base, flag, res);
+		struct qos_bits zero = with_field(base, flag, 0);
+
+		for (int side = 0; side < 2; side++) {
+			struct qos_result x, y;
+
+			assert_int_equal(negotiate_side(side, &base, &with, &x), 0);
+			assert_int_equal(negotiate_side(side, &base, &base, &y), 0);
+			assert_memory_equal(&x, &y, sizeof(x));
+			assert_true(x.tx_window >= 1 && x.rx_window >= 1);
+			assert_true(x.tx_data_size >= 64 && x.rx_data_size >= 64);
+			assert_int_equal(negotiate_side(side, &base, &only, &x), -EPROTO);
+			assert_int_equal(negotiate_side(side, &base, &zero, &x), -EPROTO);
+			assert_int_equal(side ? qos_unusable(&only, &base) : qos_unusable(&base, &only),
+					 flag);
+			assert_int_equal(side ? qos_unusable(&zero, &base) : qos_unusable(&base, &zero),
+					 flag);
+			/* The refused result is still sane (bit 0 or 9600). */
+			assert_true(x.tx_window >= 1 && x.tx_data_size >= 64 && x.baud >= 9600);
+		}
+		assert_string_not_equal(qos_param_name(flag), "?");
+	}
+	assert_int_equal(qos_unusable(&base, &base), 0);
 }
 
 static void local_limits_cap_what_we_send(void **state)
@@ -403,6 +495,7 @@ int main(void)
 		cmocka_unit_test(parse_rejects_malformed_lists),
 		cmocka_unit_test(type0_parameters_take_the_highest_common_value),
 		cmocka_unit_test(type1_parameters_govern_traffic_towards_the_announcer),
+		cmocka_unit_test(reserved_bits_ignored_and_empty_fields_refused),
 		cmocka_unit_test(local_limits_cap_what_we_send),
 		cmocka_unit_test(line_capacity_table),
 		cmocka_unit_test(line_capacity_limits_data_size_at_every_sir_speed),

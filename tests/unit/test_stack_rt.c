@@ -15,19 +15,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pty.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <termios.h>
-#include <unistd.h>
-
-#include "dongle.h"
 #include "eloop.h"
 #include "ias.h"
-#include "serial.h"
 #include "stack.h"
+#include "stack_pair.h"
 #include "ttp.h"
 
 #define TOTAL 24000u
@@ -35,9 +26,6 @@
 #define CLASS "IrSpray"
 
 struct end {
-	int master, slave;
-	char path[128];
-	struct port *port;
 	struct stack *stk;
 	struct ttp *t;
 	bool connected, gone;
@@ -47,6 +35,7 @@ struct end {
 };
 
 struct rig {
+	struct stack_pair pair;
 	struct eloop *loop;
 	struct end e[2];
 	struct ttp_listener *tl;
@@ -61,25 +50,6 @@ struct rig {
 static uint8_t pattern(uint8_t seed, size_t i)
 {
 	return (uint8_t)((i * 131u) ^ (i >> 9) ^ seed);
-}
-
-static void relay(struct eloop *loop, int fd, void *ctx)
-{
-	struct rig *r = ctx;
-	int from = fd == r->e[0].master ? 0 : 1;
-	struct termios tio;
-	uint8_t buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf));
-	speed_t sp;
-
-	(void)loop;
-	if (n <= 0)
-		return;
-	/* Each byte takes its line time at the sender's UART rate. */
-	assert_int_equal(tcgetattr(r->e[from].slave, &tio), 0);
-	sp = cfgetospeed(&tio);
-	usleep((useconds_t)n * (sp == B115200 ? 87u : 1042u));
-	assert_int_equal(write(r->e[1 - from].master, buf, (size_t)n), n);
 }
 
 static void end_write(struct end *e)
@@ -181,15 +151,6 @@ static void on_event_a(void *ctx, const struct irlap_event *ev)
 	stack_sync(r->e[0].stk);
 }
 
-static void on_failed(void *ctx, int err, const char *msg)
-{
-	struct rig *r = ctx;
-
-	(void)err;
-	print_error("stack failed: %s\n", msg);
-	eloop_terminate(r->loop);
-}
-
 /* a closes once everything arrived both ways. */
 static void on_tick(struct eloop *loop, void *ctx)
 {
@@ -214,44 +175,6 @@ static void on_limit(struct eloop *loop, void *ctx)
 	eloop_terminate(loop);
 }
 
-static void open_end(struct rig *r, int idx, const char *nick)
-{
-	struct end *e = &r->e[idx];
-	struct serial_config sc;
-	struct stack_config cfg;
-	char err[256];
-
-	assert_int_equal(openpty(&e->master, &e->slave, e->path, NULL, NULL), 0);
-	fcntl(e->master, F_SETFL, O_NONBLOCK);
-	serial_config_init(&sc);
-	sc.lock_dir = "";
-	if (serial_open(e->path, &sc, &e->port, err, sizeof(err)) < 0)
-		fail_msg("serial_open %s: %s", e->path, err);
-	memset(&cfg, 0, sizeof(cfg));
-	assert_int_equal(dongle_init(&cfg.station.dongle, "none", err, sizeof(err)), 0);
-	irlap_config_defaults(&cfg.station.lap, 115200, 1000);
-	cfg.station.lap.seed = 29u + (uint64_t)idx;
-	cfg.station.lap.info.nickname_len = (uint8_t)strlen(nick);
-	memcpy(cfg.station.lap.info.nickname, nick, strlen(nick));
-	irlmp_config_defaults(&cfg.lmp);
-	cfg.event = idx ? NULL : on_event_a;
-	cfg.failed = on_failed;
-	cfg.ctx = r;
-	if (stack_new(r->loop, e->port, &cfg, &e->stk, err, sizeof(err)) < 0)
-		fail_msg("stack_new: %s", err);
-	e->seed = idx ? 0xa5 : 0x5a;
-	assert_int_equal(eloop_add_reader(r->loop, e->master, relay, r), 0);
-}
-
-static void close_end(struct rig *r, struct end *e)
-{
-	eloop_remove_reader(r->loop, e->master);
-	stack_free(e->stk);
-	port_close(e->port);
-	close(e->slave);
-	close(e->master);
-}
-
 static void ias_and_tinytp_over_ptys(void **state)
 {
 	struct rig r;
@@ -261,10 +184,12 @@ static void ias_and_tinytp_over_ptys(void **state)
 	(void)state;
 	memset(&r, 0, sizeof(r));
 	r.missing_ret = -1000;
-	r.loop = eloop_new(NULL);
-	assert_non_null(r.loop);
-	open_end(&r, 0, "alpha");
-	open_end(&r, 1, "beta");
+	stack_pair_open(&r.pair, on_event_a, &r);
+	r.loop = r.pair.loop;
+	for (int i = 0; i < 2; i++) {
+		r.e[i].stk = r.pair.e[i].stk;
+		r.e[i].seed = i ? 0xa5 : 0x5a;
+	}
 	ttp_config_defaults(&tc);
 	tc.max_sdu = CHUNK;
 	r.tl = ttp_listen(stack_irlmp(r.e[1].stk), IRLMP_LSAP_ANY, &tc, on_ttp, &r.e[1]);
@@ -275,8 +200,7 @@ static void ias_and_tinytp_over_ptys(void **state)
 	eloop_timer_init(&r.limit, on_limit, &r);
 	eloop_timer_arm_in(r.loop, &r.limit, 20000000);
 	t0 = eloop_now_us();
-	assert_int_equal(stack_lap_request(r.e[0].stk, &(struct irlap_request){
-		.type = IRLAP_REQ_DISCOVER, .slots = 6 }), 0);
+	stack_pair_discover(&r.pair);
 	assert_int_equal(eloop_run(r.loop), 0);
 	print_message("IAS + TinyTP %u bytes each way: %llu ms\n", TOTAL,
 		      (unsigned long long)((eloop_now_us() - t0) / 1000));
@@ -290,9 +214,7 @@ static void ias_and_tinytp_over_ptys(void **state)
 	eloop_timer_cancel(r.loop, &r.tick);
 	eloop_timer_cancel(r.loop, &r.limit);
 	ttp_listener_free(r.tl);
-	close_end(&r, &r.e[0]);
-	close_end(&r, &r.e[1]);
-	eloop_free(r.loop);
+	stack_pair_close(&r.pair);
 }
 
 int main(void)

@@ -1,0 +1,1093 @@
+/*
+ * api_requests.c: the local API's requests on the stack (api_requests.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "api_requests.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "conn_bridge.h"
+#include "ias.h"
+#include "irdad_msg.h"
+#include "ttp.h"
+
+#define LSAP_ATTR_TTP "IrDA:TinyTP:LsapSel"
+#define STATIONS_MAX IRLAP_MAX_PEERS
+#define IAS_OBJECTS_MAX 16
+
+struct ar_client;
+
+/* A station seen by a discovery (ours or the peer's). */
+struct station_entry {
+	struct irlap_peer peer;
+	uint64_t seen_us;
+};
+
+struct ar_listener {
+	struct ar_listener *next;
+	struct ar_client *cl;
+	uint32_t id;
+	enum irdad_mode mode;
+	struct ttp_listener *tl;
+	int ias_obj;                /* -1: none */
+	unsigned backlog;
+	uint32_t max_sdu;           /* SAR: the MaxSduSize we announce */
+};
+
+enum conn_state {
+	CONN_FINDING,       /* asking IAS (one candidate station after another) */
+	CONN_CONNECTING,    /* TinyTP connect sent */
+	CONN_OPEN,          /* handed to the client, bridged */
+	CONN_DEAD,          /* over: freed by the reaper */
+};
+
+struct ar_conn {
+	struct ar_conn *next;
+	struct ar_client *cl;
+	uint32_t id, listener_id, seq;
+	enum irdad_mode mode;
+	enum conn_state state;
+	struct ttp *t;
+	struct ias_query *q;
+	struct conn_bridge *bridge;
+	uint32_t daddr;
+	uint32_t max_sdu;           /* SAR: the MaxSduSize we announce */
+	uint8_t peer_lsap;
+	bool any_station;           /* CONNECT with DADDR 0: try each in the log */
+	size_t candidate;           /* the next station of the log to ask */
+	char class_name[IAS_NAME_MAX + 1];
+	struct eloop_timer timeout;
+};
+
+struct ar_client {
+	struct ar_client *next;
+	struct api_requests *ar;
+	struct api_session *s;
+	struct ar_listener *listeners;
+	struct ar_conn *conns;
+	int ias_objs[IAS_OBJECTS_MAX];
+	unsigned nias;
+	bool discover_waiting;
+	uint32_t discover_seq;
+	uint32_t watch;
+	struct ias_query *query;    /* one IAS_QUERY at a time */
+	uint32_t query_seq;
+};
+
+struct api_requests {
+	struct eloop *loop;
+	struct stack *stk;
+	struct api_requests_config cfg;
+	struct ar_client *clients;
+	struct station_entry stations[STATIONS_MAX];
+	size_t nstations;
+	bool discovering;
+	uint32_t link_peer;         /* the peer while the link is up */
+	uint32_t next_id;
+	struct eloop_timer reaper;
+};
+
+void api_requests_config_defaults(struct api_requests_config *cfg)
+{
+	*cfg = (struct api_requests_config){
+		.port_name = "?", .nickname = "", .max_listeners = 8, .max_conns = 16, .max_connecting = 4,
+		.max_ias_objects = IAS_OBJECTS_MAX, .max_sdu = 8192,
+		.connect_timeout_us = 20000000, .drain_timeout_us = 10000000,
+	};
+}
+
+static struct irlmp *lmp(struct api_requests *ar)
+{
+	return stack_irlmp(ar->stk);
+}
+
+static const char *mode_name(enum irdad_mode m)
+{
+	return m == IRDAD_MODE_STREAM ? "stream" : m == IRDAD_MODE_SAR ? "sar" : "lmp";
+}
+
+/* --- replies -------------------------------------------------------------- */
+
+static void reply_ok(struct ar_client *cl, uint32_t seq, int obj_id)
+{
+	uint8_t buf[64];
+	struct irdad_writer wr;
+
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_OK, seq);
+	if (obj_id >= 0)
+		irdad_put_u32(&wr, IRDAD_A_OBJ_ID, (uint32_t)obj_id);
+	long n = irdad_write_end(&wr, NULL, 0);
+	if (n > 0)
+		api_session_send(cl->s, buf, (size_t)n, -1);
+}
+
+static void put_station(struct irdad_writer *wr, const struct station_entry *e, uint64_t now)
+{
+	const struct irlap_discovery_info *in = &e->peer.info;
+	uint16_t hints = (uint16_t)(in->hints[0] << 8 | (in->nhints > 1 ? in->hints[1] : 0));
+	uint64_t age = (now - e->seen_us) / 1000;
+
+	irdad_nest_begin(wr, IRDAD_A_STATION);
+	irdad_put_u32(wr, IRDAD_A_ADDR, e->peer.daddr);
+	irdad_put_u16(wr, IRDAD_A_HINTS, hints);
+	irdad_put_u8(wr, IRDAD_A_CHARSET, in->charset);
+	irdad_put_bytes(wr, IRDAD_A_NICKNAME, in->nickname, in->nickname_len);
+	irdad_put_u32(wr, IRDAD_A_AGE_MS, age > UINT32_MAX ? UINT32_MAX : (uint32_t)age);
+	irdad_nest_end(wr);
+}
+
+static void reply_stations(struct ar_client *cl, uint32_t seq)
+{
+	struct api_requests *ar = cl->ar;
+	uint8_t buf[IRDAD_MSG_MAX];
+	struct irdad_writer wr;
+	uint64_t now = stack_now(ar->stk);
+
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_STATIONS, seq);
+	for (size_t i = 0; i < ar->nstations; i++)
+		put_station(&wr, &ar->stations[i], now);
+	long n = irdad_write_end(&wr, NULL, 0);
+	if (n > 0)
+		api_session_send(cl->s, buf, (size_t)n, -1);
+}
+
+/* --- the station log ------------------------------------------------------- */
+
+static void announce_station(struct api_requests *ar, const struct station_entry *e, bool present)
+{
+	uint8_t buf[256];
+	struct irdad_writer wr;
+
+	log_msg(ar->cfg.log, LOG_LEVEL_INFO, "station 0x%08x \"%.*s\" %s", e->peer.daddr,
+		e->peer.info.nickname_len, (const char *)e->peer.info.nickname,
+		present ? "in range" : "gone");
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_STATION, 0);
+	put_station(&wr, e, stack_now(ar->stk));
+	irdad_put_u8(&wr, IRDAD_A_PRESENT, present);
+	long n = irdad_write_end(&wr, NULL, 0);
+	for (struct ar_client *cl = ar->clients; cl && n > 0; cl = cl->next)
+		if (cl->watch & IRDAD_WATCH_STATIONS)
+			api_session_send(cl->s, buf, (size_t)n, -1);
+}
+
+static struct station_entry *find_station(struct api_requests *ar, uint32_t daddr)
+{
+	for (size_t i = 0; i < ar->nstations; i++)
+		if (ar->stations[i].peer.daddr == daddr)
+			return &ar->stations[i];
+	return NULL;
+}
+
+static void note_station(struct api_requests *ar, const struct irlap_peer *p, uint64_t now)
+{
+	struct station_entry *e = find_station(ar, p->daddr);
+
+	if (e) {
+		e->peer = *p;
+		e->seen_us = now;
+		return;
+	}
+	if (ar->nstations == STATIONS_MAX)
+		return;
+	e = &ar->stations[ar->nstations++];
+	*e = (struct station_entry){ .peer = *p, .seen_us = now };
+	announce_station(ar, e, true);
+}
+
+/* A discovery of ours replaces the log: who did not answer is gone. */
+static void discovery_result(struct api_requests *ar, const struct irlap_event *ev)
+{
+	uint64_t now = stack_now(ar->stk);
+
+	for (size_t i = 0; i < ar->nstations;) {
+		bool seen = false;
+		for (size_t k = 0; k < ev->npeers; k++)
+			seen = seen || ev->peers[k].daddr == ar->stations[i].peer.daddr;
+		if (seen || ev->failed) {
+			i++;
+			continue;
+		}
+		announce_station(ar, &ar->stations[i], false);
+		ar->stations[i] = ar->stations[--ar->nstations];
+	}
+	for (size_t k = 0; k < ev->npeers; k++)
+		note_station(ar, &ev->peers[k], now);
+}
+
+/* --- connections ---------------------------------------------------------- */
+
+static void conn_try_next(struct ar_conn *c);
+static void send_disconnected(struct ar_conn *c, enum irlmp_reason reason, const char *text);
+
+static void conn_kill(struct ar_conn *c)
+{
+	if (c->state == CONN_DEAD)
+		return;
+	c->state = CONN_DEAD;
+	eloop_timer_cancel(c->cl->ar->loop, &c->timeout);
+	if (c->q) {
+		ias_query_cancel(c->q);
+		c->q = NULL;
+	}
+	eloop_timer_arm_in(c->cl->ar->loop, &c->cl->ar->reaper, 0);
+}
+
+/* A connect that did not happen: ERROR to its request. */
+__attribute__((format(printf, 3, 4)))
+static void conn_fail(struct ar_conn *c, int err, const char *fmt, ...)
+{
+	char text[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (c->t) {
+		ttp_disconnect(c->t);
+		c->t = NULL;
+	}
+	api_session_error(c->cl->s, c->seq, err, "%s", text);
+	conn_kill(c);
+	stack_sync(c->cl->ar->stk);
+}
+
+static void bridge_sync(void *ctx)
+{
+	struct ar_conn *c = ctx;
+	stack_sync(c->cl->ar->stk);
+}
+
+static const char *reason_text(enum irlmp_reason r)
+{
+	switch (r) {
+	case IRLMP_REASON_USER: return "closed by the peer";
+	case IRLMP_REASON_LAP_DISCONNECT: return "the link went down";
+	case IRLMP_REASON_LAP_CONNECT_FAILED: return "the link could not be opened";
+	default: return "disconnected";
+	}
+}
+
+static void bridge_closed(void *ctx, struct conn_bridge *b, bool by_peer, enum irlmp_reason reason)
+{
+	struct ar_conn *c = ctx;
+	(void)b;
+	log_msg(c->cl->ar->cfg.log, LOG_LEVEL_INFO, "%s: connection %u %s",
+		api_session_name(c->cl->s), (unsigned)c->id,
+		by_peer ? reason_text(reason) : "closed by the client");
+	if (by_peer)
+		send_disconnected(c, reason, reason_text(reason));
+	c->t = NULL;
+	conn_kill(c);
+}
+
+static const struct conn_bridge_ops bridge_ops = { .sync = bridge_sync, .closed = bridge_closed };
+
+static void send_disconnected(struct ar_conn *c, enum irlmp_reason reason, const char *text)
+{
+	uint8_t buf[256];
+	struct irdad_writer wr;
+
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_DISCONNECTED, 0);
+	irdad_put_u32(&wr, IRDAD_A_CONN_ID, c->id);
+	irdad_put_u8(&wr, IRDAD_A_REASON, (uint8_t)reason);
+	irdad_put_str(&wr, IRDAD_A_TEXT, text);
+	long n = irdad_write_end(&wr, NULL, 0);
+	if (n > 0)
+		api_session_send(c->cl->s, buf, (size_t)n, -1);
+}
+
+/* The connection is up: bridge it to a socketpair and hand the other end
+ * to the client with CONNECTION. */
+static void conn_open(struct ar_conn *c, struct ttp *t)
+{
+	struct api_requests *ar = c->cl->ar;
+	/* What TinyTP settled on: a SAR service reached by a stream caller
+	 * runs that connection as a stream (ttp.h). */
+	bool sar = ttp_mode(t) == TTP_MODE_SAR;
+	uint32_t peer_sdu = ttp_peer_max_sdu(t);
+	struct conn_bridge_config bc = {
+		.mode = sar ? CONN_BRIDGE_SAR : CONN_BRIDGE_STREAM,
+		.tx_max = ttp_max_send(t),
+		.rx_max = sar ? c->max_sdu : ttp_max_send(t),
+		.drain_timeout_us = ar->cfg.drain_timeout_us,
+		.log = ar->cfg.log,
+	};
+	uint8_t buf[256];
+	struct irdad_writer wr;
+	int sv[2];
+
+	c->t = t;
+	eloop_timer_cancel(ar->loop, &c->timeout);
+	if (socketpair(AF_UNIX, (sar ? SOCK_SEQPACKET : SOCK_STREAM) | SOCK_CLOEXEC, 0, sv) < 0) {
+		conn_fail(c, errno, "socketpair: %s", strerror(errno));
+		return;
+	}
+	c->bridge = conn_bridge_new(ar->loop, t, sv[0], &bc, &bridge_ops, c);
+	if (!c->bridge) {
+		close(sv[0]);
+		close(sv[1]);
+		conn_fail(c, ENOMEM, "%s", "out of memory");
+		return;
+	}
+	c->state = CONN_OPEN;
+	c->mode = sar ? IRDAD_MODE_SAR : IRDAD_MODE_STREAM;
+	c->daddr = c->daddr ? c->daddr : ar->link_peer;
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_CONNECTION, c->seq);
+	irdad_put_u32(&wr, IRDAD_A_CONN_ID, c->id);
+	irdad_put_u32(&wr, IRDAD_A_LISTENER_ID, c->listener_id);
+	irdad_put_u8(&wr, IRDAD_A_MODE, (uint8_t)c->mode);
+	irdad_put_u32(&wr, IRDAD_A_DADDR, c->daddr);
+	irdad_put_u8(&wr, IRDAD_A_LSAP, irlmp_conn_lsel(ttp_lmp_conn(t)));
+	irdad_put_u8(&wr, IRDAD_A_PEER_LSAP, irlmp_conn_rsel(ttp_lmp_conn(t)));
+	irdad_put_u32(&wr, IRDAD_A_PEER_MAX_SDU, peer_sdu);
+	irdad_put_u32(&wr, IRDAD_A_TX_MAX, (uint32_t)bc.tx_max);
+	long n = irdad_write_end(&wr, NULL, 0);
+	if (n > 0)
+		api_session_send(c->cl->s, buf, (size_t)n, sv[1]);
+	close(sv[1]);
+	log_msg(ar->cfg.log, LOG_LEVEL_INFO, "%s: connection %u (%s) with 0x%08x LSAP 0x%02x",
+		api_session_name(c->cl->s), (unsigned)c->id, mode_name(c->mode), c->daddr,
+		irlmp_conn_rsel(ttp_lmp_conn(t)));
+}
+
+static struct ar_conn *find_conn_by_ttp(struct ar_client *cl, const struct ttp *t)
+{
+	for (struct ar_conn *c = cl->conns; c; c = c->next)
+		if (c->state != CONN_DEAD && c->t == t)
+			return c;
+	return NULL;
+}
+
+/* TinyTP events of a connection we opened. */
+static void on_conn_ttp(void *ctx, const struct ttp_event *ev)
+{
+	struct ar_conn *c = ctx;
+
+	if (c->state == CONN_OPEN) {
+		conn_bridge_ttp_event(c->bridge, ev);
+		return;
+	}
+	if (c->state != CONN_CONNECTING)
+		return;
+	if (ev->type == TTP_EV_CONNECTED) {
+		conn_open(c, ev->ttp);
+	} else if (ev->type == TTP_EV_DISCONNECTED) {
+		c->t = NULL; /* freed by TinyTP after this event */
+		conn_fail(c, ev->reason == IRLMP_REASON_USER ? ECONNREFUSED : EHOSTUNREACH,
+			  "connect: %s", reason_text(ev->reason));
+	}
+}
+
+static void ttp_config_for(const struct api_requests *ar, enum irdad_mode mode,
+			   uint32_t max_sdu, struct ttp_config *tc)
+{
+	ttp_config_defaults(tc);
+	tc->mode = mode == IRDAD_MODE_SAR ? TTP_MODE_SAR : TTP_MODE_STREAM;
+	if (mode == IRDAD_MODE_SAR)
+		tc->max_sdu = max_sdu;
+	tc->log = ar->cfg.log;
+}
+
+static void conn_start_ttp(struct ar_conn *c)
+{
+	struct api_requests *ar = c->cl->ar;
+	struct ttp_config tc;
+
+	ttp_config_for(ar, c->mode, c->max_sdu, &tc);
+	c->state = CONN_CONNECTING;
+	c->t = ttp_connect(lmp(ar), c->daddr, c->peer_lsap, &tc, on_conn_ttp, c,
+			   stack_now(ar->stk));
+	if (!c->t)
+		conn_fail(c, ENOMEM, "%s", "cannot open a TinyTP connection");
+	stack_sync(ar->stk);
+}
+
+static void on_conn_ias(void *ctx, int ret, const struct ias_response *resp)
+{
+	struct ar_conn *c = ctx;
+	int lsap = ret == IAS_SUCCESS ? ias_lsap_sel(resp) : -1;
+
+	c->q = NULL;
+	if (lsap > 0) {
+		c->peer_lsap = (uint8_t)lsap;
+		conn_start_ttp(c);
+		return;
+	}
+	if (c->any_station) {
+		conn_try_next(c);
+		return;
+	}
+	if (ret < 0)
+		conn_fail(c, EHOSTUNREACH, "IAS query: %s",
+			  ret == -ETIMEDOUT ? "no answer" : "the link or the IAS connection went down");
+	else
+		conn_fail(c, ENOENT, "the station does not offer %s", c->class_name);
+}
+
+static void conn_ask(struct ar_conn *c)
+{
+	struct api_requests *ar = c->cl->ar;
+
+	c->q = ias_query_start(lmp(ar), c->daddr, c->class_name, LSAP_ATTR_TTP, on_conn_ias, c,
+			       stack_now(ar->stk));
+	if (!c->q)
+		conn_fail(c, ENOMEM, "%s", "cannot start an IAS query");
+	stack_sync(ar->stk);
+}
+
+/* CONNECT to "any station": the next station of the log, in order. */
+static void conn_try_next(struct ar_conn *c)
+{
+	struct api_requests *ar = c->cl->ar;
+
+	if (c->candidate >= ar->nstations) {
+		conn_fail(c, c->candidate ? ENOENT : EHOSTUNREACH, "%s",
+			  c->candidate ? "no station in range offers the service" :
+					 "no station in range");
+		return;
+	}
+	c->daddr = ar->stations[c->candidate++].peer.daddr;
+	conn_ask(c);
+}
+
+static void on_conn_timeout(struct eloop *loop, void *ctx)
+{
+	struct ar_conn *c = ctx;
+	(void)loop;
+	conn_fail(c, ETIMEDOUT, "%s", "connect: no connection in time");
+}
+
+static struct ar_conn *conn_new(struct ar_client *cl, uint32_t seq, enum irdad_mode mode)
+{
+	struct ar_conn *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->cl = cl;
+	c->id = ++cl->ar->next_id;
+	c->seq = seq;
+	c->mode = mode;
+	eloop_timer_init(&c->timeout, on_conn_timeout, c);
+	c->next = cl->conns;
+	cl->conns = c;
+	return c;
+}
+
+static unsigned count_conns(const struct ar_client *cl, bool connecting)
+{
+	unsigned n = 0;
+	for (const struct ar_conn *c = cl->conns; c; c = c->next)
+		n += c->state != CONN_DEAD && (connecting ? c->state != CONN_OPEN : true);
+	return n;
+}
+
+/* --- listeners ------------------------------------------------------------ */
+
+static void on_listener_ttp(void *ctx, const struct ttp_event *ev)
+{
+	struct ar_listener *l = ctx;
+	struct ar_conn *c = find_conn_by_ttp(l->cl, ev->ttp);
+
+	if (c) {
+		if (c->state == CONN_OPEN)
+			conn_bridge_ttp_event(c->bridge, ev);
+		return;
+	}
+	if (ev->type != TTP_EV_CONNECTED)
+		return;
+	unsigned active = 0;
+	for (struct ar_conn *k = l->cl->conns; k; k = k->next)
+		active += k->state == CONN_OPEN && k->listener_id == l->id;
+	if (active >= l->backlog || count_conns(l->cl, false) >= l->cl->ar->cfg.max_conns ||
+	    !(c = conn_new(l->cl, 0, l->mode))) {
+		log_msg(l->cl->ar->cfg.log, LOG_LEVEL_WARNING,
+			"%s: listener %u: a connection refused (limit)", api_session_name(l->cl->s),
+			(unsigned)l->id);
+		ttp_disconnect(ev->ttp);
+		stack_sync(l->cl->ar->stk);
+		return;
+	}
+	c->listener_id = l->id;
+	c->max_sdu = l->max_sdu;
+	c->daddr = l->cl->ar->link_peer;
+	conn_open(c, ev->ttp);
+}
+
+static void listener_free(struct api_requests *ar, struct ar_listener *l)
+{
+	ttp_listener_free(l->tl);
+	if (l->ias_obj >= 0)
+		ias_db_remove_object(stack_ias(ar->stk), l->ias_obj);
+	free(l);
+}
+
+/* --- requests -------------------------------------------------------------- */
+
+static void req_hello(struct ar_client *cl, const struct irdad_msg *m)
+{
+	struct api_requests *ar = cl->ar;
+	char client[33];
+	uint8_t buf[256];
+	struct irdad_writer wr;
+
+	if (irdad_get_str(&m->attrs, IRDAD_A_CLIENT, client, sizeof(client)))
+		api_session_set_client(cl->s, client);
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_HELLO_REPLY, m->seq);
+	irdad_put_str(&wr, IRDAD_A_PORT, ar->cfg.port_name);
+	irdad_put_u32(&wr, IRDAD_A_ADDR, irlap_get_daddr(station_irlap(stack_station(ar->stk))));
+	irdad_put_str(&wr, IRDAD_A_NICKNAME, ar->cfg.nickname);
+	irdad_put_u32(&wr, IRDAD_A_MAX_MSG, IRDAD_MSG_MAX);
+	long n = irdad_write_end(&wr, NULL, 0);
+	if (n > 0)
+		api_session_send(cl->s, buf, (size_t)n, -1);
+}
+
+static void req_discover(struct ar_client *cl, const struct irdad_msg *m)
+{
+	struct api_requests *ar = cl->ar;
+	uint8_t fresh = 0;
+
+	irdad_get_u8(&m->attrs, IRDAD_A_FRESH, &fresh);
+	/* With the link up IrLAP cannot discover: the log is the answer. */
+	if (!fresh || irlmp_get_lap_state(lmp(ar)) != IRLMP_LAP_STANDBY) {
+		reply_stations(cl, m->seq);
+		return;
+	}
+	if (cl->discover_waiting) {
+		api_session_error(cl->s, m->seq, EBUSY, "a DISCOVER of this session is running");
+		return;
+	}
+	if (!ar->discovering) {
+		int rc = stack_lap_request(ar->stk, &(struct irlap_request){
+			.type = IRLAP_REQ_DISCOVER, .slots = 6 });
+		if (rc < 0) {
+			reply_stations(cl, m->seq);
+			return;
+		}
+		ar->discovering = true;
+	}
+	cl->discover_waiting = true;
+	cl->discover_seq = m->seq;
+}
+
+static void on_query(void *ctx, int ret, const struct ias_response *resp)
+{
+	struct ar_client *cl = ctx;
+	uint8_t buf[IRDAD_MSG_MAX];
+	struct irdad_writer wr;
+
+	cl->query = NULL;
+	if (ret < 0) {
+		api_session_error(cl->s, cl->query_seq, EHOSTUNREACH, "IAS query: %s",
+				  ret == -ETIMEDOUT ? "no answer" : "the link went down");
+		return;
+	}
+	if (ret != IAS_SUCCESS) {
+		api_session_error(cl->s, cl->query_seq, ENOENT, "IAS: %s",
+				  ret == IAS_NO_SUCH_CLASS ? "no such class" :
+				  ret == IAS_NO_SUCH_ATTRIBUTE ? "no such attribute" : "refused");
+		return;
+	}
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_IAS_RESULT, cl->query_seq);
+	if (resp->count > 0) {
+		const struct ias_value *v = &resp->value;
+		irdad_nest_begin(&wr, IRDAD_A_IAS_VALUE);
+		irdad_put_u32(&wr, IRDAD_A_OBJ_ID, resp->object_id);
+		irdad_put_u8(&wr, IRDAD_A_TYPE, (uint8_t)v->type);
+		if (v->type == IAS_INTEGER)
+			irdad_put_u32(&wr, IRDAD_A_INT, (uint32_t)v->integer);
+		else if (v->type == IAS_OCTETS)
+			irdad_put_bytes(&wr, IRDAD_A_OCTETS, v->bytes, v->len);
+		else if (v->type == IAS_STRING) {
+			irdad_put_u8(&wr, IRDAD_A_CHARSET, v->charset);
+			irdad_put_bytes(&wr, IRDAD_A_STRING, v->bytes, v->len);
+		}
+		irdad_nest_end(&wr);
+	}
+	long n = irdad_write_end(&wr, NULL, 0);
+	if (n > 0)
+		api_session_send(cl->s, buf, (size_t)n, -1);
+}
+
+static void req_ias_query(struct ar_client *cl, const struct irdad_msg *m)
+{
+	struct api_requests *ar = cl->ar;
+	char cls[IAS_NAME_MAX + 1], attr[IAS_NAME_MAX + 1];
+	uint32_t daddr;
+
+	if (cl->query) {
+		api_session_error(cl->s, m->seq, EBUSY, "an IAS_QUERY of this session is running");
+		return;
+	}
+	irdad_get_u32(&m->attrs, IRDAD_A_DADDR, &daddr);
+	irdad_get_str(&m->attrs, IRDAD_A_CLASS, cls, sizeof(cls));
+	irdad_get_str(&m->attrs, IRDAD_A_ATTR, attr, sizeof(attr));
+	cl->query_seq = m->seq;
+	cl->query = ias_query_start(lmp(ar), daddr, cls, attr, on_query, cl, stack_now(ar->stk));
+	if (!cl->query)
+		api_session_error(cl->s, m->seq, ENOMEM, "cannot start an IAS query");
+	stack_sync(ar->stk);
+}
+
+static int add_ias_attr(struct ias_db *db, int obj, const struct irdad_attr *nest)
+{
+	struct irdad_attrs a;
+	char name[IAS_NAME_MAX + 1];
+	struct ias_value v = { 0 };
+	uint8_t type = 0;
+	uint32_t integer = 0;
+
+	irdad_nest_open(nest, &a);
+	irdad_get_str(&a, IRDAD_A_NAME, name, sizeof(name));
+	irdad_get_u8(&a, IRDAD_A_TYPE, &type);
+	v.type = (enum ias_type)type;
+	if (irdad_get_u32(&a, IRDAD_A_INT, &integer))
+		v.integer = (int32_t)integer;
+	if (type == IRDAD_IAS_OCTETS)
+		irdad_get_bytes(&a, IRDAD_A_OCTETS, &v.bytes, &v.len);
+	if (type == IRDAD_IAS_STRING) {
+		irdad_get_bytes(&a, IRDAD_A_STRING, &v.bytes, &v.len);
+		irdad_get_u8(&a, IRDAD_A_CHARSET, &v.charset);
+	}
+	return ias_db_add_attr(db, obj, name, &v);
+}
+
+static void req_ias_add(struct ar_client *cl, const struct irdad_msg *m)
+{
+	struct ias_db *db = stack_ias(cl->ar->stk);
+	char cls[IAS_NAME_MAX + 1];
+	int obj, rc = 0;
+
+	if (cl->nias >= cl->ar->cfg.max_ias_objects || cl->nias >= IAS_OBJECTS_MAX) {
+		api_session_error(cl->s, m->seq, EBUSY, "%u IAS objects already", cl->nias);
+		return;
+	}
+	irdad_get_str(&m->attrs, IRDAD_A_CLASS, cls, sizeof(cls));
+	obj = ias_db_add_object(db, cls);
+	for (size_t i = 0; obj >= 0 && rc == 0; i++) {
+		const struct irdad_attr *a = irdad_nth(&m->attrs, IRDAD_A_IAS_ATTR, i);
+		if (!a)
+			break;
+		rc = add_ias_attr(db, obj, a);
+	}
+	if (obj < 0 || rc < 0) {
+		/* nothing half-registered */
+		if (obj >= 0)
+			ias_db_remove_object(db, obj);
+		api_session_error(cl->s, m->seq, obj < 0 ? -obj : -rc, "IAS object %s: %s", cls,
+				  strerror(obj < 0 ? -obj : -rc));
+		return;
+	}
+	cl->ias_objs[cl->nias++] = obj;
+	reply_ok(cl, m->seq, obj);
+}
+
+static void req_ias_remove(struct ar_client *cl, const struct irdad_msg *m)
+{
+	uint32_t obj;
+
+	irdad_get_u32(&m->attrs, IRDAD_A_OBJ_ID, &obj);
+	for (unsigned i = 0; i < cl->nias; i++) {
+		if ((uint32_t)cl->ias_objs[i] != obj)
+			continue;
+		ias_db_remove_object(stack_ias(cl->ar->stk), cl->ias_objs[i]);
+		cl->ias_objs[i] = cl->ias_objs[--cl->nias];
+		reply_ok(cl, m->seq, -1);
+		return;
+	}
+	api_session_error(cl->s, m->seq, ENOENT, "no IAS object %u of this session", (unsigned)obj);
+}
+
+/* The MaxSduSize a SAR connection announces: the client's, at most the
+ * daemon's limit (which bounds the reassembly memory per connection). */
+static uint32_t requested_max_sdu(const struct api_requests *ar, const struct irdad_msg *m)
+{
+	uint32_t v;
+
+	if (!irdad_get_u32(&m->attrs, IRDAD_A_MAX_SDU, &v) || v == 0 || v > ar->cfg.max_sdu)
+		v = ar->cfg.max_sdu;
+	return v;
+}
+
+static void req_listen(struct ar_client *cl, const struct irdad_msg *m)
+{
+	struct api_requests *ar = cl->ar;
+	struct ttp_config tc;
+	uint8_t mode, lsap = 0, backlog;
+	char cls[IAS_NAME_MAX + 1];
+	unsigned n = 0;
+
+	irdad_get_u8(&m->attrs, IRDAD_A_MODE, &mode);
+	irdad_get_u8(&m->attrs, IRDAD_A_LSAP, &lsap);
+	if (!irdad_get_u8(&m->attrs, IRDAD_A_BACKLOG, &backlog))
+		backlog = 4;
+	bool has_class = irdad_get_str(&m->attrs, IRDAD_A_CLASS, cls, sizeof(cls));
+	for (struct ar_listener *l = cl->listeners; l; l = l->next)
+		n++;
+	if (mode == IRDAD_MODE_LMP) {
+		api_session_error(cl->s, m->seq, EOPNOTSUPP,
+				  "plain IrLMP listeners are not supported yet");
+		return;
+	}
+	if (n >= ar->cfg.max_listeners) {
+		api_session_error(cl->s, m->seq, EBUSY, "%u listeners already", n);
+		return;
+	}
+	struct ar_listener *l = calloc(1, sizeof(*l));
+	if (!l) {
+		api_session_error(cl->s, m->seq, ENOMEM, "out of memory");
+		return;
+	}
+	*l = (struct ar_listener){ .cl = cl, .id = ++ar->next_id, .mode = (enum irdad_mode)mode,
+				   .ias_obj = -1, .backlog = backlog,
+				   .max_sdu = requested_max_sdu(ar, m) };
+	ttp_config_for(ar, l->mode, l->max_sdu, &tc);
+	l->tl = ttp_listen(lmp(ar), lsap ? lsap : IRLMP_LSAP_ANY, &tc, on_listener_ttp, l);
+	if (!l->tl) {
+		free(l);
+		api_session_error(cl->s, m->seq, EADDRINUSE, "LSAP 0x%02x is taken", lsap);
+		return;
+	}
+	if (has_class) {
+		l->ias_obj = stack_register_lsap(ar->stk, cls, LSAP_ATTR_TTP, ttp_listener_lsap(l->tl));
+		if (l->ias_obj < 0) {
+			int err = -l->ias_obj;
+			l->ias_obj = -1;
+			listener_free(ar, l);
+			api_session_error(cl->s, m->seq, err, "IAS class %s: %s", cls, strerror(err));
+			return;
+		}
+	}
+	l->next = cl->listeners;
+	cl->listeners = l;
+	uint8_t buf[64];
+	struct irdad_writer wr;
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_LISTENING, m->seq);
+	irdad_put_u32(&wr, IRDAD_A_LISTENER_ID, l->id);
+	irdad_put_u8(&wr, IRDAD_A_LSAP, ttp_listener_lsap(l->tl));
+	long len = irdad_write_end(&wr, NULL, 0);
+	if (len > 0)
+		api_session_send(cl->s, buf, (size_t)len, -1);
+	log_msg(ar->cfg.log, LOG_LEVEL_INFO, "%s: listener %u (%s) on LSAP 0x%02x%s%s",
+		api_session_name(cl->s), (unsigned)l->id, mode_name(l->mode),
+		ttp_listener_lsap(l->tl), has_class ? " as " : "", has_class ? cls : "");
+}
+
+static void req_connect(struct ar_client *cl, const struct irdad_msg *m)
+{
+	struct api_requests *ar = cl->ar;
+	uint32_t daddr = 0, timeout_ms = 0;
+	uint8_t mode = 0, lsap = 0;
+	struct ar_conn *c;
+
+	irdad_get_u32(&m->attrs, IRDAD_A_DADDR, &daddr);
+	irdad_get_u8(&m->attrs, IRDAD_A_MODE, &mode);
+	bool by_lsap = irdad_get_u8(&m->attrs, IRDAD_A_LSAP, &lsap);
+	if (mode == IRDAD_MODE_LMP) {
+		api_session_error(cl->s, m->seq, EOPNOTSUPP,
+				  "plain IrLMP connections are not supported yet");
+		return;
+	}
+	if (by_lsap && daddr == 0) {
+		api_session_error(cl->s, m->seq, EINVAL, "an LSAP needs the station's DADDR");
+		return;
+	}
+	if (count_conns(cl, true) >= ar->cfg.max_connecting ||
+	    count_conns(cl, false) >= ar->cfg.max_conns) {
+		api_session_error(cl->s, m->seq, EBUSY, "too many connections of this session");
+		return;
+	}
+	c = conn_new(cl, m->seq, (enum irdad_mode)mode);
+	if (!c) {
+		api_session_error(cl->s, m->seq, ENOMEM, "out of memory");
+		return;
+	}
+	c->daddr = daddr;
+	c->max_sdu = requested_max_sdu(ar, m);
+	if (!irdad_get_u32(&m->attrs, IRDAD_A_TIMEOUT_MS, &timeout_ms))
+		timeout_ms = (uint32_t)(ar->cfg.connect_timeout_us / 1000);
+	eloop_timer_arm_in(ar->loop, &c->timeout, (uint64_t)timeout_ms * 1000);
+	c->state = CONN_FINDING;
+	if (by_lsap) {
+		c->peer_lsap = lsap;
+		conn_start_ttp(c);
+		return;
+	}
+	irdad_get_str(&m->attrs, IRDAD_A_CLASS, c->class_name, sizeof(c->class_name));
+	c->any_station = daddr == 0;
+	if (c->any_station)
+		conn_try_next(c);
+	else
+		conn_ask(c);
+}
+
+static void req_close(struct ar_client *cl, const struct irdad_msg *m)
+{
+	uint32_t id;
+
+	if (irdad_get_u32(&m->attrs, IRDAD_A_LISTENER_ID, &id)) {
+		for (struct ar_listener **pp = &cl->listeners; *pp; pp = &(*pp)->next) {
+			if ((*pp)->id != id)
+				continue;
+			struct ar_listener *l = *pp;
+			*pp = l->next;
+			listener_free(cl->ar, l);
+			reply_ok(cl, m->seq, -1);
+			return;
+		}
+	} else if (irdad_get_u32(&m->attrs, IRDAD_A_CONN_ID, &id)) {
+		for (struct ar_conn *c = cl->conns; c; c = c->next) {
+			if (c->id != id || c->state == CONN_DEAD)
+				continue;
+			if (c->state == CONN_OPEN) {
+				conn_bridge_free(c->bridge);
+				c->bridge = NULL;
+				c->t = NULL;
+			} else {
+				api_session_error(cl->s, c->seq, ECANCELED, "connect cancelled");
+				if (c->t)
+					ttp_disconnect(c->t);
+				c->t = NULL;
+			}
+			conn_kill(c);
+			stack_sync(cl->ar->stk);
+			reply_ok(cl, m->seq, -1);
+			return;
+		}
+	}
+	api_session_error(cl->s, m->seq, ENOENT, "no such listener or connection (%u)",
+			  (unsigned)id);
+}
+
+static void put_counter(struct irdad_writer *wr, const char *name, uint64_t v)
+{
+	irdad_nest_begin(wr, IRDAD_A_COUNTER);
+	irdad_put_str(wr, IRDAD_A_NAME, name);
+	irdad_put_u64(wr, IRDAD_A_VALUE64, v);
+	irdad_nest_end(wr);
+}
+
+static void req_status(struct ar_client *cl, const struct irdad_msg *m)
+{
+	struct api_requests *ar = cl->ar;
+	const struct irlap_stats *ls = irlap_get_stats(station_irlap(stack_station(ar->stk)));
+	const struct irlmp_stats *ms = irlmp_get_stats(lmp(ar));
+	enum irlmp_lap_state lap = irlmp_get_lap_state(lmp(ar));
+	uint8_t buf[IRDAD_MSG_MAX];
+	struct irdad_writer wr;
+
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_STATUS_REPLY, m->seq);
+	irdad_put_u8(&wr, IRDAD_A_LINK, lap == IRLMP_LAP_ACTIVE ? IRDAD_LINK_UP :
+				   lap == IRLMP_LAP_U_CONNECT ? IRDAD_LINK_CONNECTING :
+								IRDAD_LINK_DOWN);
+	if (lap == IRLMP_LAP_ACTIVE)
+		irdad_put_u32(&wr, IRDAD_A_PEER, ar->link_peer);
+	put_counter(&wr, "irlap.frames_tx", ls->frames_tx);
+	put_counter(&wr, "irlap.frames_rx", ls->frames_rx);
+	put_counter(&wr, "irlap.iframes_tx", ls->iframes_tx);
+	put_counter(&wr, "irlap.iframes_retx", ls->iframes_retx);
+	put_counter(&wr, "irlap.iframes_rx", ls->iframes_rx);
+	put_counter(&wr, "irlap.payload_tx", ls->payload_tx);
+	put_counter(&wr, "irlap.payload_rx", ls->payload_rx);
+	put_counter(&wr, "irlap.f_timeouts", ls->f_timeouts);
+	put_counter(&wr, "irlap.resets", ls->resets);
+	put_counter(&wr, "irlmp.pdus_tx", ms->pdus_tx);
+	put_counter(&wr, "irlmp.pdus_rx", ms->pdus_rx);
+	put_counter(&wr, "irlmp.bad_pdus", ms->bad_pdus);
+	put_counter(&wr, "stations", ar->nstations);
+	for (struct ar_client *k = ar->clients; k; k = k->next) {
+		for (struct ar_conn *c = k->conns; c; c = c->next) {
+			if (c->state != CONN_OPEN || !c->t)
+				continue;
+			irdad_nest_begin(&wr, IRDAD_A_CONN);
+			irdad_put_u32(&wr, IRDAD_A_CONN_ID, c->id);
+			irdad_put_u8(&wr, IRDAD_A_MODE, (uint8_t)c->mode);
+			irdad_put_u32(&wr, IRDAD_A_DADDR, c->daddr);
+			irdad_put_u8(&wr, IRDAD_A_LSAP, irlmp_conn_lsel(ttp_lmp_conn(c->t)));
+			irdad_put_u8(&wr, IRDAD_A_PEER_LSAP, irlmp_conn_rsel(ttp_lmp_conn(c->t)));
+			irdad_put_str(&wr, IRDAD_A_OWNER, api_session_name(k->s));
+			irdad_nest_end(&wr);
+		}
+	}
+	char why[160];
+	long n = irdad_write_end(&wr, why, sizeof(why));
+	if (n > 0)
+		api_session_send(cl->s, buf, (size_t)n, -1);
+	else
+		api_session_error(cl->s, m->seq, (int)-n, "status: %s", why);
+}
+
+static void req_watch(struct ar_client *cl, const struct irdad_msg *m)
+{
+	irdad_get_u32(&m->attrs, IRDAD_A_EVENTS, &cl->watch);
+	reply_ok(cl, m->seq, -1);
+}
+
+/* --- sessions ----------------------------------------------------------------- */
+
+static struct ar_client *client_of(struct api_requests *ar, struct api_session *s)
+{
+	struct ar_client *cl = api_session_data(s);
+
+	if (cl)
+		return cl;
+	cl = calloc(1, sizeof(*cl));
+	if (!cl)
+		return NULL;
+	cl->ar = ar;
+	cl->s = s;
+	cl->next = ar->clients;
+	ar->clients = cl;
+	api_session_set_data(s, cl);
+	return cl;
+}
+
+static void on_request(void *ctx, struct api_session *s, const struct irdad_msg *m)
+{
+	struct api_requests *ar = ctx;
+	struct ar_client *cl = client_of(ar, s);
+
+	if (!cl) {
+		api_session_end(s, "out of memory");
+		return;
+	}
+	switch (m->type) {
+	case IRDAD_MSG_HELLO: req_hello(cl, m); break;
+	case IRDAD_MSG_DISCOVER: req_discover(cl, m); break;
+	case IRDAD_MSG_IAS_QUERY: req_ias_query(cl, m); break;
+	case IRDAD_MSG_IAS_ADD: req_ias_add(cl, m); break;
+	case IRDAD_MSG_IAS_REMOVE: req_ias_remove(cl, m); break;
+	case IRDAD_MSG_LISTEN: req_listen(cl, m); break;
+	case IRDAD_MSG_CONNECT: req_connect(cl, m); break;
+	case IRDAD_MSG_CLOSE: req_close(cl, m); break;
+	case IRDAD_MSG_STATUS: req_status(cl, m); break;
+	case IRDAD_MSG_WATCH: req_watch(cl, m); break;
+	default:
+		api_session_error(s, m->seq, EBADMSG, "%s is not a request",
+				  irdad_msg_type_name(m->type));
+	}
+}
+
+static void free_conn(struct ar_conn *c)
+{
+	eloop_timer_cancel(c->cl->ar->loop, &c->timeout);
+	if (c->q)
+		ias_query_cancel(c->q);
+	if (c->bridge)
+		conn_bridge_free(c->bridge);
+	else if (c->t)
+		ttp_disconnect(c->t);
+	free(c);
+}
+
+/* Frees the connections that ended (never inside their own callbacks). */
+static void on_reaper(struct eloop *loop, void *ctx)
+{
+	struct api_requests *ar = ctx;
+	(void)loop;
+	for (struct ar_client *cl = ar->clients; cl; cl = cl->next) {
+		for (struct ar_conn **pp = &cl->conns; *pp;) {
+			struct ar_conn *c = *pp;
+			if (c->state != CONN_DEAD) {
+				pp = &c->next;
+				continue;
+			}
+			*pp = c->next;
+			free_conn(c);
+		}
+	}
+	stack_sync(ar->stk);
+}
+
+static void on_session_closed(void *ctx, struct api_session *s)
+{
+	struct api_requests *ar = ctx;
+	struct ar_client *cl = api_session_data(s);
+
+	if (!cl)
+		return;
+	for (struct ar_client **pp = &ar->clients; *pp; pp = &(*pp)->next) {
+		if (*pp == cl) {
+			*pp = cl->next;
+			break;
+		}
+	}
+	while (cl->conns) {
+		struct ar_conn *c = cl->conns;
+		cl->conns = c->next;
+		free_conn(c);
+	}
+	while (cl->listeners) {
+		struct ar_listener *l = cl->listeners;
+		cl->listeners = l->next;
+		listener_free(ar, l);
+	}
+	for (unsigned i = 0; i < cl->nias; i++)
+		ias_db_remove_object(stack_ias(ar->stk), cl->ias_objs[i]);
+	if (cl->query)
+		ias_query_cancel(cl->query);
+	free(cl);
+	stack_sync(ar->stk);
+}
+
+const struct api_server_ops api_requests_server_ops = {
+	.request = on_request,
+	.closed = on_session_closed,
+};
+
+void api_requests_lap_event(struct api_requests *ar, const struct irlap_event *ev)
+{
+	switch (ev->type) {
+	case IRLAP_EV_DISCOVERY:
+		ar->discovering = false;
+		discovery_result(ar, ev);
+		for (struct ar_client *cl = ar->clients; cl; cl = cl->next) {
+			if (!cl->discover_waiting)
+				continue;
+			cl->discover_waiting = false;
+			reply_stations(cl, cl->discover_seq);
+		}
+		/* CONNECTs to "any station" that waited for a log */
+		break;
+	case IRLAP_EV_DISCOVERED_BY:
+		note_station(ar, ev->peer, stack_now(ar->stk));
+		break;
+	case IRLAP_EV_CONNECT_CONF:
+	case IRLAP_EV_CONNECT_IND:
+		ar->link_peer = ev->daddr ? ev->daddr : ev->peer ? ev->peer->daddr : 0;
+		break;
+	case IRLAP_EV_DISCONNECT:
+		ar->link_peer = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+struct api_requests *api_requests_new(struct eloop *loop, struct stack *stk,
+				      const struct api_requests_config *cfg)
+{
+	struct api_requests *ar = calloc(1, sizeof(*ar));
+
+	if (!ar)
+		return NULL;
+	ar->loop = loop;
+	ar->stk = stk;
+	ar->cfg = *cfg;
+	eloop_timer_init(&ar->reaper, on_reaper, ar);
+	return ar;
+}
+
+void api_requests_free(struct api_requests *ar)
+{
+	if (!ar)
+		return;
+	eloop_timer_cancel(ar->loop, &ar->reaper);
+	free(ar);
+}

@@ -1,0 +1,91 @@
+/*
+ * conn_bridge.h: one TinyTP connection joined to one local socket.
+ *
+ * irdad hands each connection to its client as a descriptor (one end of
+ * a socketpair, docs/irdad-api.md); the bridge moves the bytes between
+ * the daemon's end and the TinyTP connection, in both directions, with
+ * back-pressure each way and nothing dropped:
+ *   - socket -> TinyTP: the socket is read only while TinyTP's send
+ *     queue has room (then TTP_EV_WRITABLE resumes it), so a writer
+ *     blocks in its socket buffer when the peer is slow;
+ *   - TinyTP -> socket: an SDU is taken from TinyTP only when the one
+ *     before it is written, so a client that does not read stops the
+ *     peer's credit.
+ * In stream mode (SOCK_STREAM socket, TinyTP without SAR) a read takes
+ * whatever the client wrote, up to one PDU, so small writes made within
+ * one turn of the line go out together.  In SAR mode (SOCK_SEQPACKET) one
+ * message is one SDU, both ways.
+ *
+ * Ends: the client closing its end (EOF) flushes what it wrote, then
+ * disconnects TinyTP; TinyTP disconnecting (the peer, the link) takes
+ * what is still queued, writes it out as the client reads, then shuts
+ * the socket down, so the client reads every byte and then EOF.  Either
+ * way the owner hears `closed` once, and frees the bridge.
+ *
+ * Does not own: the TinyTP connection's creation (the owner made it and
+ * routes its events here with conn_bridge_ttp_event), the stack's
+ * deadline (the owner's `sync` runs after the bridge called into TinyTP).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef IRNET_CONN_BRIDGE_H
+#define IRNET_CONN_BRIDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eloop.h"
+#include "irlmp.h"
+#include "log.h"
+#include "ttp.h"
+
+struct conn_bridge;
+
+enum conn_bridge_mode {
+	CONN_BRIDGE_STREAM,   /* byte stream, boundaries not kept */
+	CONN_BRIDGE_SAR,      /* one socket message per SDU */
+};
+
+struct conn_bridge_stats {
+	uint64_t bytes_to_peer, bytes_from_peer;
+	uint64_t sdus_to_peer, sdus_from_peer;
+	uint64_t stalls_peer;    /* times reading the socket stopped for TinyTP */
+	uint64_t stalls_client;  /* times TinyTP waited for the client to read */
+};
+
+struct conn_bridge_ops {
+	/* After the bridge called into TinyTP (the owner re-arms the stack). */
+	void (*sync)(void *ctx);
+	/* The connection is over (once).  by_peer: TinyTP ended it (reason
+	 * says why), else the client closed or the socket failed.  The owner
+	 * frees the bridge, not from inside this call's caller's TinyTP event
+	 * (use a deferred free: conn_bridge_free is safe from a timer). */
+	void (*closed)(void *ctx, struct conn_bridge *b, bool by_peer, enum irlmp_reason reason);
+};
+
+struct conn_bridge_config {
+	enum conn_bridge_mode mode;
+	size_t tx_max;           /* largest SDU (or PDU in stream mode) we send */
+	size_t rx_max;           /* largest SDU we take (our MaxSduSize or one PDU) */
+	/* how long data of a closed end waits for the other to take it: the
+	 * client to read what the peer sent, or the peer to take what the
+	 * client wrote */
+	uint64_t drain_timeout_us;
+	const struct logger *log;
+};
+
+/* Takes fd (non-blocking is set here; the bridge closes it) and t (the
+ * bridge disconnects it when the client closes).  NULL with errno. */
+struct conn_bridge *conn_bridge_new(struct eloop *loop, struct ttp *t, int fd,
+				    const struct conn_bridge_config *cfg,
+				    const struct conn_bridge_ops *ops, void *ctx);
+/* The owner's TinyTP callback hands each event of this connection here. */
+void conn_bridge_ttp_event(struct conn_bridge *b, const struct ttp_event *ev);
+/* Stops everything: disconnects TinyTP if still up, closes the socket. */
+void conn_bridge_free(struct conn_bridge *b);
+
+struct ttp *conn_bridge_ttp(const struct conn_bridge *b);
+const struct conn_bridge_stats *conn_bridge_get_stats(const struct conn_bridge *b);
+
+#endif

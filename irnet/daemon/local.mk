@@ -1,0 +1,50 @@
+# irnet/daemon/: irdad, the daemon that runs the stack on one port and
+# serves IrCOMM and IrNET endpoints and the local API (docs/irdad.md).
+# Its configuration: irdad.conf(5) and the options that override it,
+# parsed sans-I/O (irdad_config.c) and read by a small loader
+# (irdad_config_file.c).
+noinst_LTLIBRARIES += irnet/daemon/libirdad_config.la
+irnet_daemon_libirdad_config_la_SOURCES = \
+	irnet/daemon/irdad_config.c irnet/daemon/irdad_config.h \
+	irnet/daemon/irdad_config_file.c
+irnet_daemon_libirdad_config_la_LIBADD = irnet/libirnet.la
+dist_man_MANS += man/irdad.conf.5
+EXTRA_DIST += irnet/daemon/irdad.conf.example
+
+UNIT_TESTS += tests/unit/test_irdad_config
+tests_unit_test_irdad_config_SOURCES = tests/unit/test_irdad_config.c
+tests_unit_test_irdad_config_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irdad_config_LDADD = irnet/daemon/libirdad_config.la $(UNIT_LIBS)
+
+if ENABLE_FUZZING
+FUZZERS += tests/fuzz/fuzz_irdad_config
+tests_fuzz_fuzz_irdad_config_SOURCES = tests/fuzz/fuzz_irdad_config.c
+tests_fuzz_fuzz_irdad_config_LDADD = irnet/daemon/libirdad_config.la
+tests_fuzz_fuzz_irdad_config_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+endif
+
+# The API's side of the daemon (docs/irdad-api.md): sessions, requests,
+# and the bridge from a TinyTP connection to the client's descriptor.
+noinst_LTLIBRARIES += irnet/daemon/libirdad.la
+irnet_daemon_libirdad_la_SOURCES = \
+	irnet/daemon/conn_bridge.c irnet/daemon/conn_bridge.h \
+	irnet/daemon/api_server.c irnet/daemon/api_server.h \
+	irnet/daemon/api_requests.c irnet/daemon/api_requests.h
+irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
+
+UNIT_TESTS += tests/unit/test_conn_bridge
+tests_unit_test_conn_bridge_SOURCES = tests/unit/test_conn_bridge.c tests/unit/stack_pair.c \
+	tests/unit/stack_pair.h
+tests_unit_test_conn_bridge_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_conn_bridge_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+
+# System integration: the per-port unit started by the udev rule for a
+# port tagged IRNET_IRDA=1 (man irdad.8).
+irdad_edit = $(SED) -e 's|@sbindir[@]|$(sbindir)|g'
+irnet/daemon/system/irdad@.service: $(srcdir)/irnet/daemon/system/irdad@.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) irnet/daemon/system && $(irdad_edit) $(srcdir)/irnet/daemon/system/irdad@.service.in >$@.tmp && mv $@.tmp $@
+systemdsystemunit_DATA += irnet/daemon/system/irdad@.service
+dist_udevrules_DATA += irnet/daemon/system/61-irdad.rules
+CLEANFILES += irnet/daemon/system/irdad@.service
+EXTRA_DIST += irnet/daemon/system/irdad@.service.in
+TESTS += tests/irdad-units.tap

@@ -1,0 +1,58 @@
+# irnet/host/: what touches file descriptors and clocks: the event loop,
+# the serial port and its lock, capture files, the real-time station,
+# the stack glue for programs, the privilege drop.  See docs/irnet-port.md
+# and docs/irnet-host.md.
+irnet_libirnet_la_SOURCES += \
+	irnet/host/eloop.c irnet/host/eloop.h \
+	irnet/host/uucplock.c irnet/host/uucplock.h \
+	irnet/host/serial.c irnet/host/serial.h \
+	irnet/host/pcap_file.c irnet/host/pcap_file.h \
+	irnet/host/station.c irnet/host/station.h \
+	irnet/host/privdrop.c irnet/host/privdrop.h
+# libseccomp needs no CFLAGS (pkg-config gives none); only the library.
+irnet_libirnet_la_LIBADD += $(SECCOMP_LIBS)
+
+UNIT_TESTS += tests/unit/test_eloop
+tests_unit_test_eloop_SOURCES = tests/unit/test_eloop.c
+tests_unit_test_eloop_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_eloop_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_serial
+tests_unit_test_serial_SOURCES = tests/unit/test_serial.c
+tests_unit_test_serial_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_serial_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+# Parsers of outside data in the port layer: lock files, sysfs links.
+if ENABLE_FUZZING
+FUZZERS += tests/fuzz/fuzz_uucplock tests/fuzz/fuzz_serial_sysfs
+tests_fuzz_fuzz_uucplock_SOURCES = tests/fuzz/fuzz_uucplock.c
+tests_fuzz_fuzz_uucplock_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_uucplock_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_serial_sysfs_SOURCES = tests/fuzz/fuzz_serial_sysfs.c
+tests_fuzz_fuzz_serial_sysfs_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_serial_sysfs_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+endif
+
+BENCHMARKS += tests/bench/bench_port
+noinst_PROGRAMS += tests/bench/bench_port
+tests_bench_bench_port_SOURCES = tests/bench/bench_port.c
+tests_bench_bench_port_LDADD = irnet/libirnet.la
+
+UNIT_TESTS += tests/unit/test_station
+tests_unit_test_station_SOURCES = tests/unit/test_station.c
+tests_unit_test_station_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_station_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_privdrop
+tests_unit_test_privdrop_SOURCES = tests/unit/test_privdrop.c
+tests_unit_test_privdrop_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_privdrop_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+# The stack glue for programs (station + IrLMP + IAS; see docs/irnet-host.md).
+irnet_libirnet_la_SOURCES += irnet/host/stack.c irnet/host/stack.h
+UNIT_TESTS += tests/unit/test_stack_rt
+tests_unit_test_stack_rt_SOURCES = tests/unit/test_stack_rt.c tests/unit/stack_pair.c \
+	tests/unit/stack_pair.h
+tests_unit_test_stack_rt_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_stack_rt_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+

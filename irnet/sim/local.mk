@@ -1,0 +1,49 @@
+# irnet/sim/: emulation, in process and on a virtual clock: the emulated
+# wire, the two-station IrLAP simulator, and the mock serial port that
+# records every call.  See docs/irnet-phy.md and docs/irnet-irlap.md.
+irnet_libirnet_la_SOURCES += \
+	irnet/sim/wire.c irnet/sim/wire.h \
+	irnet/sim/sim.c irnet/sim/sim.h \
+	irnet/sim/mockport.c irnet/sim/mockport.h
+
+UNIT_TESTS += tests/unit/test_wire
+tests_unit_test_wire_SOURCES = tests/unit/test_wire.c
+tests_unit_test_wire_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_wire_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_irlap_capture tests/unit/test_sim tests/unit/test_sim_faults
+tests_unit_test_irlap_capture_SOURCES = tests/unit/test_irlap_capture.c
+tests_unit_test_irlap_capture_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irlap_capture_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+tests_unit_test_sim_SOURCES = tests/unit/test_sim.c
+tests_unit_test_sim_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sim_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+tests_unit_test_sim_faults_SOURCES = tests/unit/test_sim.c
+tests_unit_test_sim_faults_CFLAGS = $(UNIT_CFLAGS) -DSIM_FAULTS
+tests_unit_test_sim_faults_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+# tshark checks a whole simulated session.
+check_PROGRAMS += tests/irlap-session
+tests_irlap_session_SOURCES = tests/irlap-session.c
+tests_irlap_session_LDADD = irnet/libirnet.la
+TESTS += tests/irlap-tshark.tap
+EXTRA_DIST += tests/irlap-tshark.tap
+
+BENCHMARKS += tests/bench/bench_irlap tests/bench/bench_irlap_ber
+noinst_PROGRAMS += tests/bench/bench_irlap tests/bench/bench_irlap_ber
+tests_bench_bench_irlap_SOURCES = tests/bench/bench_irlap.c
+tests_bench_bench_irlap_LDADD = irnet/libirnet.la
+tests_bench_bench_irlap_ber_SOURCES = tests/bench/bench_irlap_ber.c
+tests_bench_bench_irlap_ber_LDADD = irnet/libirnet.la -lm
+
+# Link set-up time (discovery, SNRM/UA, the first poll at the new rate)
+# in virtual time: the scenario is shared by the test and the benchmark.
+noinst_HEADERS += tests/unit/linkup_sim.h
+BENCHMARKS += tests/bench/bench_linkup
+noinst_PROGRAMS += tests/bench/bench_linkup
+tests_bench_bench_linkup_SOURCES = tests/bench/bench_linkup.c
+tests_bench_bench_linkup_LDADD = irnet/libirnet.la
+UNIT_TESTS += tests/unit/test_linkup
+tests_unit_test_linkup_SOURCES = tests/unit/test_linkup.c
+tests_unit_test_linkup_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_linkup_LDADD = irnet/libirnet.la $(UNIT_LIBS)

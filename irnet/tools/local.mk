@@ -1,0 +1,59 @@
+# irnet/tools/: the programs users run (irwire, irdiscover, irspray), the
+# command line and start-up they share (hostcli), and their tests.
+# See docs/irnet-host.md.
+
+# The command line and start-up the host programs share (hostcli.h).
+noinst_LTLIBRARIES += irnet/tools/libhostcli.la
+irnet_tools_libhostcli_la_SOURCES = irnet/tools/hostcli.c irnet/tools/hostcli.h
+
+bin_PROGRAMS += irnet/tools/irdiscover
+irnet_tools_irdiscover_SOURCES = irnet/tools/irdiscover.c
+irnet_tools_irdiscover_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+irnet_tools_irdiscover_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la $(JSONC_LIBS)
+dist_man_MANS += man/irdiscover.1
+TESTS += tests/irdiscover-irwire.sh tests/hostcli-usage.sh
+TESTS += tests/station-speed-switch.sh
+EXTRA_DIST += tests/station-lib.sh
+
+bin_PROGRAMS += irnet/tools/irspray
+irnet_tools_irspray_SOURCES = irnet/tools/irspray.c
+irnet_tools_irspray_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la
+dist_man_MANS += man/irspray.1
+TESTS += tests/irspray-irwire.sh
+
+# The sanitizer build (make check-unit in build-asan/) runs the programs
+# in real time too, with the seccomp filter on: a sanitizer report from
+# either process fails the test (about 25 s at -j2).
+SANITIZER_TESTS += tests/irdiscover-irwire.sh tests/irspray-irwire.sh \
+	tests/station-speed-switch.sh
+
+# `make bench`: irspray against the raw irwire line (tests/irspray-bench.sh).
+BENCHMARKS += tests/irspray-bench.sh
+EXTRA_DIST += tests/irspray-bench.sh
+bench: irnet/tools/irspray irnet/tools/irwire
+
+# `make bench`: link set-up time over irwire (tests/linkup-irwire-bench.sh).
+BENCHMARKS += tests/linkup-irwire-bench.sh
+EXTRA_DIST += tests/linkup-irwire-bench.sh
+
+bin_PROGRAMS += irnet/tools/irwire
+irnet_tools_irwire_SOURCES = irnet/tools/irwire.c
+irnet_tools_irwire_LDADD = irnet/libirnet.la
+# The man page is installed and linted (tests/man-lint.tap) like every
+# page in man/.
+dist_man_MANS += man/irwire.1
+TESTS += tests/irwire.sh tests/irwire-latency.sh
+EXTRA_DIST += tests/irwire.sh tests/irwire_rig.py
+
+# irdad: the daemon of one port (docs/irdad-api.md).
+sbin_PROGRAMS += irnet/tools/irdad
+irnet_tools_irdad_SOURCES = irnet/tools/irdad.c
+irnet_tools_irdad_LDADD = irnet/tools/libhostcli.la irnet/daemon/libirdad.la \
+	irnet/daemon/libirdad_config.la
+dist_man_MANS += man/irdad.8
+# Two daemons over irwire, their API driven by an independent Python
+# implementation of docs/irdad-api.md; also under ASan (a leak or an
+# error in the daemon fails it).
+TESTS += tests/irdad-api.sh tests/irdad-reload.sh
+EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py
+SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh
