@@ -30,6 +30,8 @@ irnet_daemon_libirdad_la_SOURCES = \
 	irnet/daemon/conn_bridge.c irnet/daemon/conn_bridge.h \
 	irnet/daemon/api_server.c irnet/daemon/api_server.h \
 	irnet/daemon/api_requests.c irnet/daemon/api_requests.h
+# IrNET endpoints: a pty or stdio speaking async HDLC <-> IrNetv1 (docs/irdad.md)
+irnet_daemon_libirdad_la_SOURCES += irnet/daemon/irnet_ep.c irnet/daemon/irnet_ep.h
 irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
 
 UNIT_TESTS += tests/unit/test_conn_bridge
@@ -37,3 +39,9 @@ tests_unit_test_conn_bridge_SOURCES = tests/unit/test_conn_bridge.c tests/unit/s
 	tests/unit/stack_pair.h
 tests_unit_test_conn_bridge_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_conn_bridge_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_irnet_ep
+tests_unit_test_irnet_ep_SOURCES = tests/unit/test_irnet_ep.c tests/unit/stack_pair.c \
+	tests/unit/stack_pair.h
+tests_unit_test_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
