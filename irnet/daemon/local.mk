@@ -45,3 +45,6 @@ tests_unit_test_irnet_ep_SOURCES = tests/unit/test_irnet_ep.c tests/unit/stack_p
 	tests/unit/stack_pair.h
 tests_unit_test_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+# pppdump -p reads what the endpoints write on their ptys
+TESTS += tests/irnet-ep-pppdump.tap
+EXTRA_DIST += tests/irnet-ep-pppdump.tap tests/pppdump-lib.sh

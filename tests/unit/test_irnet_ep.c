@@ -67,6 +67,7 @@ struct fake_pppd {
 	bool mismatch;
 	size_t raw_controls;     /* control characters received unescaped */
 	bool eof;
+	FILE *rec;               /* IRNET_EP_RECORD: what the endpoint wrote */
 };
 
 struct rig {
@@ -179,6 +180,13 @@ static void pppd_read(struct fake_pppd *p)
 	while ((n = read(p->fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < n; i++)
 			p->raw_controls += buf[i] < 0x20;
+		if (p->rec) {
+			/* pppd's record format: type 2 (received), 16-bit
+			 * big-endian count, the bytes */
+			uint8_t hdr[3] = { 2, (uint8_t)(n >> 8), (uint8_t)n };
+			assert_int_equal(fwrite(hdr, 1, 3, p->rec), 3);
+			assert_int_equal(fwrite(buf, 1, (size_t)n, p->rec), (size_t)n);
+		}
 		ppp_hdlc_decoder_feed(p->dec, buf, (size_t)n);
 	}
 	if (n == 0)
@@ -387,6 +395,37 @@ static void rig_close(struct rig *r)
 
 /* --- frames both ways over ptys ------------------------------------------ */
 
+/* With IRNET_EP_RECORD=DIR (tests/irnet-ep-pppdump.tap), what each
+ * "pppd" reads goes to DIR/SIDE.rec for pppdump, and the frames it must
+ * find, in hex one a line, to DIR/SIDE.want. */
+static void record_open(struct fake_pppd *p, char side)
+{
+	const char *dir = getenv("IRNET_EP_RECORD");
+	char path[512];
+	FILE *want;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%c.rec", dir, side);
+	p->rec = fopen(path, "wb");
+	assert_non_null(p->rec);
+	snprintf(path, sizeof(path), "%s/%c.want", dir, side);
+	want = fopen(path, "w");
+	assert_non_null(want);
+	for (size_t i = 0; i < p->nexpect; i++)
+		for (size_t k = 0; k < p->expect[i].len; k++)
+			fprintf(want, k + 1 < p->expect[i].len ? "%02x " : "%02x\n",
+				p->expect[i].data[k]);
+	assert_int_equal(fclose(want), 0);
+}
+
+static void record_close(struct fake_pppd *p)
+{
+	if (p->rec)
+		assert_int_equal(fclose(p->rec), 0);
+	p->rec = NULL;
+}
+
 static bool both_received(struct rig *r)
 {
 	return r->pp[0].got >= r->pp[0].nexpect && r->pp[1].got >= r->pp[1].nexpect;
@@ -434,11 +473,15 @@ static void frames_both_ways(void **state)
 	pppd_queue(&r.pp[0], fa, na);
 	r.b_frames = fb;
 	r.nb_frames = nb;
+	record_open(&r.pp[0], 'a');
+	record_open(&r.pp[1], 'b');
 	pppd_start(&r, &r.pp[1], open_slave(r.ep[1]), true);
 	pppd_start(&r, &r.pp[0], open_slave(r.ep[0]), true);
 	start(&r, 1);
 	start(&r, 0);
 	run(&r, both_received, 30000000);
+	record_close(&r.pp[0]);
+	record_close(&r.pp[1]);
 	print_message("%zu + %zu frames in %.1f s\n", r.pp[1].got, r.pp[0].got,
 		      (double)(eloop_now_us() - r.t0) / 1e6);
 	assert_false(r.timed_out);
@@ -721,5 +764,10 @@ int main(void)
 		cmocka_unit_test(by_nickname),
 		cmocka_unit_test(reconnect),
 	};
+	const struct CMUnitTest record[] = { cmocka_unit_test(frames_both_ways) };
+
+	/* the pppdump check needs the first test alone */
+	if (getenv("IRNET_EP_RECORD"))
+		return cmocka_run_group_tests_name("irnet_ep_record", record, NULL, NULL);
 	return cmocka_run_group_tests_name("irnet_ep", tests, NULL, NULL);
 }
