@@ -42,9 +42,17 @@ tests_unit_test_conn_bridge_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
 
 UNIT_TESTS += tests/unit/test_irnet_ep
 tests_unit_test_irnet_ep_SOURCES = tests/unit/test_irnet_ep.c tests/unit/stack_pair.c \
-	tests/unit/stack_pair.h
+	tests/unit/stack_pair.h tests/unit/fake_pppd.c tests/unit/fake_pppd.h
 tests_unit_test_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
 # pppdump -p reads what the endpoints write on their ptys
 TESTS += tests/irnet-ep-pppdump.tap
 EXTRA_DIST += tests/irnet-ep-pppdump.tap tests/pppdump-lib.sh
+
+# PPP payload rate endpoint to endpoint against the raw line (in process)
+BENCHMARKS += tests/bench/bench_irnet_ep
+noinst_PROGRAMS += tests/bench/bench_irnet_ep
+tests_bench_bench_irnet_ep_SOURCES = tests/bench/bench_irnet_ep.c tests/bench/bench_util.h \
+	tests/unit/stack_pair.c tests/unit/stack_pair.h tests/unit/fake_pppd.c tests/unit/fake_pppd.h
+tests_bench_bench_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
+tests_bench_bench_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)

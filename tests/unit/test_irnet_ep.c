@@ -42,33 +42,12 @@
 #include <unistd.h>
 
 #include "irnet_ep.h"
+#include "fake_pppd.h"
 #include "ppp_hdlc.h"
 #include "stack_pair.h"
 
 #define MAX_FRAMES 64
 #define FRAME_MAX 1500
-
-struct frame {
-	uint8_t *data;
-	size_t len;
-	bool bad;      /* sent with a damaged FCS */
-};
-
-/* The test's pppd on one end. */
-struct fake_pppd {
-	int fd;
-	bool reading;
-	struct ppp_hdlc_encoder enc;
-	struct ppp_hdlc_decoder *dec;
-	uint8_t *out;            /* encoded frames to write */
-	size_t out_len, out_off;
-	struct frame *expect;    /* the peer's good frames, in order */
-	size_t nexpect, got;
-	bool mismatch;
-	size_t raw_controls;     /* control characters received unescaped */
-	bool eof;
-	FILE *rec;               /* IRNET_EP_RECORD: what the endpoint wrote */
-};
 
 struct rig {
 	struct stack_pair pair;
@@ -84,7 +63,7 @@ struct rig {
 	uint64_t t0;
 	/* b's frames, written once b is up: a listener drops what pppd
 	 * sends while nobody has called */
-	const struct frame *b_frames;
+	const struct fake_frame *b_frames;
 	size_t nb_frames;
 };
 
@@ -109,7 +88,7 @@ static const struct logger *test_log(void)
 /* Random frames: sizes 1..FRAME_MAX (the first two 1 and FRAME_MAX),
  * every fourth made only of bytes that need escaping; every seventh
  * (if bad_too) a damaged one. */
-static size_t make_frames(struct frame *f, size_t n, bool bad_too, size_t fixed_len)
+static size_t make_frames(struct fake_frame *f, size_t n, bool bad_too, size_t fixed_len)
 {
 	static const uint8_t special[] = { 0x7e, 0x7d, 0x00, 0x11, 0x13, 0x1f, 0x20, 0x5e, 0x5d };
 	for (size_t i = 0; i < n; i++) {
@@ -133,124 +112,15 @@ static size_t make_frames(struct frame *f, size_t n, bool bad_too, size_t fixed_
 	return n;
 }
 
-static void free_frames(struct frame *f, size_t n)
+static void free_frames(struct fake_frame *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(f[i].data);
 }
 
-static void on_pppd_frame(void *ctx, const uint8_t *f, size_t len)
+static int open_slave_of(struct irnet_ep *e)
 {
-	struct fake_pppd *p = ctx;
-
-	if (p->got >= p->nexpect || p->expect[p->got].len != len ||
-	    memcmp(p->expect[p->got].data, f, len) != 0)
-		p->mismatch = true;
-	p->got++;
-}
-
-static void pppd_write(struct rig *r, struct fake_pppd *p);
-
-static void on_pppd_writable(struct eloop *loop, int fd, void *ctx)
-{
-	struct rig *r = ctx;
-	(void)loop;
-	pppd_write(r, fd == r->pp[0].fd ? &r->pp[0] : &r->pp[1]);
-}
-
-static void pppd_write(struct rig *r, struct fake_pppd *p)
-{
-	while (p->out_off < p->out_len) {
-		ssize_t w = write(p->fd, p->out + p->out_off, p->out_len - p->out_off);
-		if (w < 0 && errno == EAGAIN) {
-			eloop_add_writer(r->loop, p->fd, on_pppd_writable, r);
-			return;
-		}
-		assert_true(w > 0);
-		p->out_off += (size_t)w;
-	}
-	eloop_remove_writer(r->loop, p->fd);
-}
-
-static void pppd_read(struct fake_pppd *p)
-{
-	uint8_t buf[4096];
-	ssize_t n;
-
-	while ((n = read(p->fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t i = 0; i < n; i++)
-			p->raw_controls += buf[i] < 0x20;
-		if (p->rec) {
-			/* pppd's record format: type 2 (received), 16-bit
-			 * big-endian count, the bytes */
-			uint8_t hdr[3] = { 2, (uint8_t)(n >> 8), (uint8_t)n };
-			assert_int_equal(fwrite(hdr, 1, 3, p->rec), 3);
-			assert_int_equal(fwrite(buf, 1, (size_t)n, p->rec), (size_t)n);
-		}
-		ppp_hdlc_decoder_feed(p->dec, buf, (size_t)n);
-	}
-	if (n == 0)
-		p->eof = true;
-}
-
-static void on_pppd_readable(struct eloop *loop, int fd, void *ctx)
-{
-	struct rig *r = ctx;
-	struct fake_pppd *p = fd == r->pp[0].fd ? &r->pp[0] : &r->pp[1];
-	(void)loop;
-	pppd_read(p);
-	if (p->eof)
-		eloop_remove_reader(r->loop, fd);
-}
-
-/* Queues frames (damaged ones spoilt after encoding: a letter changed). */
-static void pppd_queue(struct fake_pppd *p, const struct frame *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t cap = ppp_hdlc_encoded_max(f[i].len);
-		struct wcursor w;
-		uint8_t *b = realloc(p->out, p->out_len + cap);
-		assert_non_null(b);
-		p->out = b;
-		wcursor_init(&w, p->out + p->out_len, cap);
-		int k = ppp_hdlc_encode(&p->enc, &w, f[i].data, f[i].len, 0);
-		assert_true(k > 0);
-		if (f[i].bad)
-			p->out[p->out_len + 5] = p->out[p->out_len + 5] == 'A' ? 'B' : 'A';
-		p->out_len += (size_t)k;
-	}
-}
-
-/* The test's pppd sends with this ACCM. */
-static void pppd_setup(struct fake_pppd *p, uint32_t accm)
-{
-	struct ppp_hdlc_decoder_config dc = { .max_frame = 4096, .on_frame = on_pppd_frame,
-					      .ctx = p };
-	ppp_hdlc_encoder_init(&p->enc, accm);
-	p->dec = ppp_hdlc_decoder_new(&dc);
-	assert_non_null(p->dec);
-}
-
-static void pppd_start(struct rig *r, struct fake_pppd *p, int fd, bool reading)
-{
-	p->fd = fd;
-	p->reading = reading;
-	if (reading)
-		assert_int_equal(eloop_add_reader(r->loop, fd, on_pppd_readable, r), 0);
-	pppd_write(r, p);
-}
-
-/* Opens a pty endpoint's slave as pppd would (raw, non-blocking). */
-static int open_slave(struct irnet_ep *e)
-{
-	struct termios tio;
-	int fd = open(irnet_ep_pty_path(e), O_RDWR | O_NOCTTY | O_NONBLOCK);
-
-	assert_true(fd >= 0);
-	assert_int_equal(tcgetattr(fd, &tio), 0);
-	cfmakeraw(&tio);
-	assert_int_equal(tcsetattr(fd, TCSANOW, &tio), 0);
-	return fd;
+	return fake_pppd_open_slave(irnet_ep_pty_path(e));
 }
 
 static void on_event_a(void *ctx, const struct irlap_event *ev)
@@ -264,8 +134,8 @@ static void on_tick(struct eloop *loop, void *ctx)
 {
 	struct rig *r = ctx;
 	if (r->b_frames && r->ep[1] && irnet_ep_state(r->ep[1]) == IRNET_EP_UP) {
-		pppd_queue(&r->pp[1], r->b_frames, r->nb_frames);
-		pppd_write(r, &r->pp[1]);
+		fake_pppd_queue(&r->pp[1], r->b_frames, r->nb_frames);
+		fake_pppd_write(&r->pp[1]);
 		r->b_frames = NULL;
 	}
 	if (r->done(r)) {
@@ -299,12 +169,11 @@ static void rig_open(struct rig *r)
 	r->tm.discoveries = 2;
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(pipe2(r->status[i], O_CLOEXEC | O_NONBLOCK), 0);
-		r->pp[i].fd = -1;
 	}
 	/* a's pppd sends with ACCM 0 (control characters raw, as after LCP
 	 * agreed on it), b's escapes every control character */
-	pppd_setup(&r->pp[0], 0);
-	pppd_setup(&r->pp[1], PPP_HDLC_ACCM_ALL);
+	fake_pppd_setup(&r->pp[0], r->loop, 0);
+	fake_pppd_setup(&r->pp[1], r->loop, PPP_HDLC_ACCM_ALL);
 	eloop_timer_init(&r->tick, on_tick, r);
 	eloop_timer_init(&r->limit, on_limit, r);
 }
@@ -374,14 +243,7 @@ static void rig_close(struct rig *r)
 	for (int i = 0; i < 2; i++) {
 		irnet_ep_free(r->ep[i]);
 		r->ep[i] = NULL;
-		struct fake_pppd *p = &r->pp[i];
-		if (p->fd >= 0) {
-			eloop_remove_reader(r->loop, p->fd);
-			eloop_remove_writer(r->loop, p->fd);
-			close(p->fd);
-		}
-		ppp_hdlc_decoder_free(p->dec);
-		free(p->out);
+		fake_pppd_free(&r->pp[i]);
 		close(r->status[i][0]);
 		close(r->status[i][1]);
 	}
@@ -431,7 +293,7 @@ static bool both_received(struct rig *r)
 	return r->pp[0].got >= r->pp[0].nexpect && r->pp[1].got >= r->pp[1].nexpect;
 }
 
-static size_t good_only(const struct frame *all, size_t n, struct frame *out)
+static size_t good_only(const struct fake_frame *all, size_t n, struct fake_frame *out)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
@@ -454,7 +316,7 @@ static void pty_pair(struct rig *r, bool reconnect)
 static void frames_both_ways(void **state)
 {
 	struct rig r;
-	struct frame fa[MAX_FRAMES], fb[MAX_FRAMES], ga[MAX_FRAMES], gb[MAX_FRAMES];
+	struct fake_frame fa[MAX_FRAMES], fb[MAX_FRAMES], ga[MAX_FRAMES], gb[MAX_FRAMES];
 	size_t na = make_frames(fa, 28, true, 0), nb = make_frames(fb, 20, false, 0);
 	char text[512], want[128];
 	struct stat st;
@@ -470,13 +332,13 @@ static void frames_both_ways(void **state)
 	r.pp[1].nexpect = good_only(fa, na, ga);
 	r.pp[0].expect = gb;
 	r.pp[0].nexpect = good_only(fb, nb, gb);
-	pppd_queue(&r.pp[0], fa, na);
+	fake_pppd_queue(&r.pp[0], fa, na);
 	r.b_frames = fb;
 	r.nb_frames = nb;
 	record_open(&r.pp[0], 'a');
 	record_open(&r.pp[1], 'b');
-	pppd_start(&r, &r.pp[1], open_slave(r.ep[1]), true);
-	pppd_start(&r, &r.pp[0], open_slave(r.ep[0]), true);
+	fake_pppd_start(&r.pp[1], open_slave_of(r.ep[1]), true);
+	fake_pppd_start(&r.pp[0], open_slave_of(r.ep[0]), true);
 	start(&r, 1);
 	start(&r, 0);
 	run(&r, both_received, 30000000);
@@ -523,17 +385,15 @@ static bool b_received(struct rig *r)
 	struct fake_pppd *p = &r->pp[1];
 	/* b's pppd starts reading once its endpoint stopped taking SDUs */
 	if (!p->reading && irnet_ep_get_stats(r->ep[1])->stalls_local > 0 &&
-	    irnet_ep_get_stats(r->ep[0])->stalls_peer > 0) {
-		p->reading = true;
-		assert_int_equal(eloop_add_reader(r->loop, p->fd, on_pppd_readable, r), 0);
-	}
+	    irnet_ep_get_stats(r->ep[0])->stalls_peer > 0)
+		fake_pppd_read_on(p);
 	return p->got >= p->nexpect;
 }
 
 static void slow_pppd_stops_credit(void **state)
 {
 	struct rig r;
-	struct frame fa[MAX_FRAMES];
+	struct fake_frame fa[MAX_FRAMES];
 	size_t na = make_frames(fa, 40, false, 1000);
 	(void)state;
 
@@ -541,9 +401,9 @@ static void slow_pppd_stops_credit(void **state)
 	pty_pair(&r, false);
 	r.pp[1].expect = fa;
 	r.pp[1].nexpect = na;
-	pppd_queue(&r.pp[0], fa, na);
-	pppd_start(&r, &r.pp[1], open_slave(r.ep[1]), false);
-	pppd_start(&r, &r.pp[0], open_slave(r.ep[0]), true);
+	fake_pppd_queue(&r.pp[0], fa, na);
+	fake_pppd_start(&r.pp[1], open_slave_of(r.ep[1]), false);
+	fake_pppd_start(&r.pp[0], open_slave_of(r.ep[0]), true);
 	start(&r, 1);
 	start(&r, 0);
 	run(&r, b_received, 30000000);
@@ -592,7 +452,7 @@ static void stdio_ends_with_eof(void **state)
 {
 	struct rig r;
 	struct irdad_endpoint ep;
-	struct frame fa[MAX_FRAMES], fb[MAX_FRAMES];
+	struct fake_frame fa[MAX_FRAMES], fb[MAX_FRAMES];
 	size_t na = make_frames(fa, 8, false, 0), nb = make_frames(fb, 8, false, 0);
 	char text[512], want[256];
 	int fd;
@@ -609,11 +469,11 @@ static void stdio_ends_with_eof(void **state)
 	r.pp[1].nexpect = na;
 	r.pp[0].expect = fb;
 	r.pp[0].nexpect = nb;
-	pppd_queue(&r.pp[0], fa, na);
+	fake_pppd_queue(&r.pp[0], fa, na);
 	r.b_frames = fb;
 	r.nb_frames = nb;
-	pppd_start(&r, &r.pp[1], open_slave(r.ep[1]), true);
-	pppd_start(&r, &r.pp[0], fd, true);
+	fake_pppd_start(&r.pp[1], open_slave_of(r.ep[1]), true);
+	fake_pppd_start(&r.pp[0], fd, true);
 	start(&r, 1);
 	start(&r, 0);
 	run(&r, stdio_exchanged, 30000000);
@@ -658,7 +518,7 @@ static void failed_call(struct irdad_peer peer, bool b_has_pppd, const char *lin
 	ep.peer = peer;
 	r.ep[0] = open_stdio_ep(&r, &ep, &fd);
 	if (b_has_pppd)
-		slave = open_slave(r.ep[1]);
+		slave = open_slave_of(r.ep[1]);
 	start(&r, 1);
 	start(&r, 0);
 	run(&r, a_ended, 30000000);
@@ -712,15 +572,15 @@ static void reconnect(void **state)
 {
 	struct rig r;
 	struct irdad_endpoint ep;
-	struct frame fa[MAX_FRAMES];
+	struct fake_frame fa[MAX_FRAMES];
 	size_t na = make_frames(fa, 4, false, 0);
 	char text[512], want[256];
 	(void)state;
 
 	rig_open(&r);
 	pty_pair(&r, true);
-	int slave_b = open_slave(r.ep[1]);
-	pppd_start(&r, &r.pp[0], open_slave(r.ep[0]), true);
+	int slave_b = open_slave_of(r.ep[1]);
+	fake_pppd_start(&r.pp[0], open_slave_of(r.ep[0]), true);
 	start(&r, 1);
 	start(&r, 0);
 	run(&r, a_up, 20000000);
@@ -735,12 +595,12 @@ static void reconnect(void **state)
 	r.ep[1] = open_pty_ep(&r, 1, &ep);
 	r.pp[1].expect = fa;
 	r.pp[1].nexpect = na;
-	pppd_start(&r, &r.pp[1], open_slave(r.ep[1]), true);
+	fake_pppd_start(&r.pp[1], open_slave_of(r.ep[1]), true);
 	start(&r, 1);
 	run(&r, a_up, 20000000);
 	assert_false(r.timed_out);
-	pppd_queue(&r.pp[0], fa, na);
-	pppd_write(&r, &r.pp[0]);
+	fake_pppd_queue(&r.pp[0], fa, na);
+	fake_pppd_write(&r.pp[0]);
 	run(&r, b_received, 20000000);
 	assert_false(r.timed_out);
 	assert_false(r.pp[1].mismatch);
