@@ -5,8 +5,10 @@
  * in async HDLC and decodes what comes out.
  *   - frames_both_ways: a calling and a listening endpoint on ptys;
  *     random frames (1..1500 bytes, some made only of 7E, 7D and control
- *     characters) each way at once, the caller's "pppd" with ACCM 0 (as
- *     after LCP), the listener's with every control character escaped,
+ *     characters) each way at once (the listener's "pppd" writes once
+ *     its endpoint is up: a listener drops what pppd sends before a
+ *     call), the caller's "pppd" with ACCM 0 (as after LCP), the
+ *     listener's with every control character escaped,
  *     and damaged frames (bad FCS) mixed in: the good frames come out of
  *     the other slave identical and in order, the damaged ones are
  *     counted and dropped, and every control character pppd receives is
