@@ -23,7 +23,12 @@
  *   - not_offered / no_peer: the status line of a call that cannot be
  *     made (a station without IrNetv1, a peer address nobody has);
  *   - reconnect: a caller with "reconnect yes" whose peer went away
- *     calls again by itself and carries frames on the same pty.
+ *     calls again by itself and carries frames on the same pty;
+ *   - pppd_leaves: the caller's pppd closes the pty: "down closed", the
+ *     listener listens again; a new pppd on the link makes it call;
+ *   - port_fails: "failed dongle";
+ *   - link_rules: a regular file at the link's path is refused, a stale
+ *     symbolic link replaced, ours removed at free.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -615,6 +620,113 @@ static void reconnect(void **state)
 	free_frames(fa, na);
 }
 
+
+/* --- pppd leaves and comes back ---------------------------------------------- */
+
+static bool a_waiting_b_listening(struct rig *r)
+{
+	return irnet_ep_state(r->ep[0]) == IRNET_EP_WAITING &&
+	       irnet_ep_state(r->ep[1]) == IRNET_EP_LISTENING;
+}
+
+/* The caller's pppd closes the pty: the connection is closed (the
+ * listener hears it), the caller waits; a new pppd on the same link
+ * makes it call again. */
+static void pppd_leaves(void **state)
+{
+	struct rig r;
+	char text[512], want[256];
+	(void)state;
+
+	rig_open(&r);
+	pty_pair(&r, false);
+	int slave_b = open_slave_of(r.ep[1]);
+	int slave_a = open_slave_of(r.ep[0]);
+	start(&r, 1);
+	start(&r, 0);
+	run(&r, a_up, 20000000);
+	assert_false(r.timed_out);
+	close(slave_a);
+	run(&r, a_waiting_b_listening, 10000000);
+	assert_false(r.timed_out);
+	/* pppd comes back through the link */
+	snprintf(want, sizeof(want), "%s/a/link", r.dir);
+	slave_a = fake_pppd_open_slave(want);
+	run(&r, a_up, 20000000);
+	assert_false(r.timed_out);
+	status_text(&r, 0, text, sizeof(text));
+	snprintf(want, sizeof(want), "up 0x%08x \"beta\"\ndown closed\nup 0x%08x \"beta\"\n",
+		 (unsigned)addr_of(&r, 1), (unsigned)addr_of(&r, 1));
+	assert_string_equal(text, want);
+	status_text(&r, 1, text, sizeof(text));
+	assert_non_null(strstr(text, "\ndown closed-by-peer\nup 0x"));
+	close(slave_a);
+	close(slave_b);
+	rig_close(&r);
+}
+
+/* The port fails while a stdio caller looks for its peer. */
+static void port_fails(void **state)
+{
+	struct rig r;
+	struct irdad_endpoint ep;
+	char text[256];
+	int fd;
+	(void)state;
+
+	rig_open(&r);
+	endpoint_config(&r, &ep, 0, IRDAD_ROLE_CALL);
+	r.ep[0] = open_stdio_ep(&r, &ep, &fd);
+	start(&r, 0);
+	assert_int_equal(irnet_ep_state(r.ep[0]), IRNET_EP_FINDING);
+	irnet_ep_port_failed(r.ep[0]);
+	run(&r, a_ended, 5000000);
+	assert_false(r.timed_out);
+	status_text(&r, 0, text, sizeof(text));
+	assert_string_equal(text, "failed dongle\n");
+	close(fd);
+	rig_close(&r);
+}
+
+/* --- the link's rules --------------------------------------------------------------- */
+
+static void link_rules(void **state)
+{
+	struct irdad_endpoint ep = { .service = IRDAD_SVC_IRNET, .name = "x" };
+	char dir[] = "/tmp/irnet_ep_link.XXXXXX", err[256], target[64];
+	struct irnet_ep *e;
+	struct stat st;
+	int fd;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(ep.pty_link, sizeof(ep.pty_link), "%s/x", dir);
+	/* a regular file is never replaced */
+	fd = open(ep.pty_link, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(irnet_ep_open_pty(&ep, NULL, &e, err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "is not a symbolic link; not replaced"));
+	assert_non_null(strstr(err, ep.pty_link));
+	assert_int_equal(lstat(ep.pty_link, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(unlink(ep.pty_link), 0);
+	/* a stale link is */
+	assert_int_equal(symlink("/nonexistent/pts", ep.pty_link), 0);
+	assert_int_equal(irnet_ep_open_pty(&ep, NULL, &e, err, sizeof(err)), 0);
+	ssize_t n = readlink(ep.pty_link, target, sizeof(target) - 1);
+	assert_true(n > 0);
+	target[n] = '\0';
+	assert_string_equal(target, irnet_ep_pty_path(e));
+	/* and ours is removed at free */
+	irnet_ep_free(e);
+	assert_int_equal(lstat(ep.pty_link, &st), -1);
+	/* not an irnet endpoint */
+	ep.service = IRDAD_SVC_IRCOMM;
+	assert_int_equal(irnet_ep_open_pty(&ep, NULL, &e, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -625,6 +737,9 @@ int main(void)
 		cmocka_unit_test(no_peer),
 		cmocka_unit_test(by_nickname),
 		cmocka_unit_test(reconnect),
+		cmocka_unit_test(pppd_leaves),
+		cmocka_unit_test(port_fails),
+		cmocka_unit_test(link_rules),
 	};
 	const struct CMUnitTest record[] = { cmocka_unit_test(frames_both_ways) };
 
