@@ -4,7 +4,8 @@
  * relay that holds each byte for its line time at 115200 bit/s: 87 us).
  * The calling endpoint's "pppd" writes 1500-byte frames of random bytes
  * in async HDLC (ACCM 0, as after LCP) as fast as the pty takes them;
- * the listening endpoint's "pppd" decodes them.  The figure is the PPP
+ * the listening endpoint's "pppd" decodes them; then the same the other
+ * way (_back: listener to caller, on a new pair).  The figure is the PPP
  * frame bytes delivered per second, from the first frame's arrival to
  * the last's, against the raw line (115200 bit/s of 10-bit characters:
  * 11520 bytes/s); the rig's relay itself caps it at 1e6/87 = 11494 B/s.
@@ -44,6 +45,8 @@ struct bench {
 	struct eloop_timer tick;
 	uint64_t start_us, first_us;
 	size_t first_bytes;
+	int from, to;                 /* the sending and receiving side */
+	const struct fake_frame *f;   /* what from's pppd sends once up */
 };
 
 static void on_event_a(void *ctx, const struct irlap_event *ev)
@@ -56,12 +59,19 @@ static void on_event_a(void *ctx, const struct irlap_event *ev)
 static void on_tick(struct eloop *loop, void *ctx)
 {
 	struct bench *b = ctx;
+	struct fake_pppd *rx = &b->pp[b->to];
 
-	if (!b->first_us && b->pp[1].got) {
-		b->first_us = b->pp[1].last_frame_us;
-		b->first_bytes = (size_t)b->pp[1].bytes_got;
+	/* a listener drops what pppd sends before a call: write once up */
+	if (b->f && irnet_ep_state(b->ep[b->from]) == IRNET_EP_UP) {
+		fake_pppd_queue(&b->pp[b->from], b->f, FRAMES);
+		fake_pppd_write(&b->pp[b->from]);
+		b->f = NULL;
 	}
-	if (b->pp[1].got >= FRAMES || eloop_now_us() - b->start_us > 60000000) {
+	if (!b->first_us && rx->got) {
+		b->first_us = rx->last_frame_us;
+		b->first_bytes = (size_t)rx->bytes_got;
+	}
+	if (rx->got >= FRAMES || eloop_now_us() - b->start_us > 60000000) {
 		eloop_terminate(loop);
 		return;
 	}
@@ -81,15 +91,18 @@ static struct irnet_ep *open_ep(const char *dir, int side, enum irdad_role role)
 	return e;
 }
 
-static void endpoint_to_endpoint(void **state)
+/* from 0: the caller's pppd sends to the listener's; from 1: back. */
+static void run(int from)
 {
 	struct bench b;
 	struct fake_frame f[FRAMES];
 	char dir[] = "/tmp/bench_irnet_ep.XXXXXX", err[256];
 	uint32_t seed = 1500;
-	(void)state;
+	const char *name = from == 0 ? "irnet_ep_ppp_payload" : "irnet_ep_ppp_payload_back";
 
 	memset(&b, 0, sizeof(b));
+	b.from = from;
+	b.to = 1 - from;
 	assert_non_null(mkdtemp(dir));
 	stack_pair_open(&b.pair, on_event_a, &b);
 	b.ep[1] = open_ep(dir, 1, IRDAD_ROLE_LISTEN);
@@ -101,9 +114,9 @@ static void endpoint_to_endpoint(void **state)
 	}
 	fake_pppd_setup(&b.pp[0], b.pair.loop, 0);
 	fake_pppd_setup(&b.pp[1], b.pair.loop, 0);
-	b.pp[1].expect = f;
-	b.pp[1].nexpect = FRAMES;
-	fake_pppd_queue(&b.pp[0], f, FRAMES);
+	b.pp[b.to].expect = f;
+	b.pp[b.to].nexpect = FRAMES;
+	b.f = f;
 	fake_pppd_start(&b.pp[1], fake_pppd_open_slave(irnet_ep_pty_path(b.ep[1])), true);
 	fake_pppd_start(&b.pp[0], fake_pppd_open_slave(irnet_ep_pty_path(b.ep[0])), true);
 	for (int i = 1; i >= 0; i--)
@@ -115,15 +128,13 @@ static void endpoint_to_endpoint(void **state)
 	assert_int_equal(eloop_run(b.pair.loop), 0);
 	eloop_timer_cancel(b.pair.loop, &b.tick);
 
-	assert_int_equal(b.pp[1].got, FRAMES);
-	assert_false(b.pp[1].mismatch);
-	double s = (double)(b.pp[1].last_frame_us - b.first_us) / 1e6;
-	double rate = (double)(b.pp[1].bytes_got - b.first_bytes) / s;
-	printf("bench: irnet_ep_ppp_payload_rate %.0f B/s\n", rate);
-	printf("bench: irnet_ep_ppp_payload_ratio %.3f of the raw line\n", rate / LINE_BYTES_PER_S);
-	printf("bench: irnet_ep_rig_relay_cap %.3f of the raw line\n",
-	       1e6 / 87.0 / LINE_BYTES_PER_S);
-	printf("bench: irnet_ep_frames %d x %d bytes\n", FRAMES, FRAME_LEN);
+	struct fake_pppd *rx = &b.pp[b.to];
+	assert_int_equal(rx->got, FRAMES);
+	assert_false(rx->mismatch);
+	double s = (double)(rx->last_frame_us - b.first_us) / 1e6;
+	double rate = (double)(rx->bytes_got - b.first_bytes) / s;
+	printf("bench: %s_rate %.0f B/s\n", name, rate);
+	printf("bench: %s_ratio %.3f of the raw line\n", name, rate / LINE_BYTES_PER_S);
 
 	for (int i = 0; i < 2; i++) {
 		irnet_ep_free(b.ep[i]);
@@ -133,6 +144,16 @@ static void endpoint_to_endpoint(void **state)
 	for (int i = 0; i < FRAMES; i++)
 		free(f[i].data);
 	rmdir(dir);
+}
+
+static void endpoint_to_endpoint(void **state)
+{
+	(void)state;
+	printf("bench: irnet_ep_frames %d x %d bytes\n", FRAMES, FRAME_LEN);
+	printf("bench: irnet_ep_rig_relay_cap %.3f of the raw line\n",
+	       1e6 / 87.0 / LINE_BYTES_PER_S);
+	run(0);
+	run(1);
 }
 
 int main(void)
