@@ -40,6 +40,17 @@ tests_unit_test_conn_bridge_SOURCES = tests/unit/test_conn_bridge.c tests/unit/s
 tests_unit_test_conn_bridge_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_conn_bridge_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
 
+# System integration: the per-port unit started by the udev rule for a
+# port tagged IRNET_IRDA=1 (man irdad.8).
+irdad_edit = $(SED) -e 's|@sbindir[@]|$(sbindir)|g'
+irnet/daemon/system/irdad@.service: $(srcdir)/irnet/daemon/system/irdad@.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) irnet/daemon/system && $(irdad_edit) $(srcdir)/irnet/daemon/system/irdad@.service.in >$@.tmp && mv $@.tmp $@
+systemdsystemunit_DATA += irnet/daemon/system/irdad@.service
+dist_udevrules_DATA += irnet/daemon/system/61-irdad.rules
+CLEANFILES += irnet/daemon/system/irdad@.service
+EXTRA_DIST += irnet/daemon/system/irdad@.service.in
+TESTS += tests/irdad-units.tap
+
 UNIT_TESTS += tests/unit/test_irnet_ep
 tests_unit_test_irnet_ep_SOURCES = tests/unit/test_irnet_ep.c tests/unit/stack_pair.c \
 	tests/unit/stack_pair.h tests/unit/fake_pppd.c tests/unit/fake_pppd.h
