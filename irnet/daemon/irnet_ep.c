@@ -1089,11 +1089,11 @@ static int make_link(const char *target, const char *path, char *err, size_t err
 	const char *slash = strrchr(path, '/');
 
 	errno = 0;
-	if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir))
-		return fail(err, errlen, "%s: not an absolute path with a directory", path);
+	if (path[0] != '/' || !slash[1] || (size_t)(slash - path) >= sizeof(dir))
+		return fail(err, errlen, "%s: not an absolute path to a file", path);
 	memcpy(dir, path, (size_t)(slash - path));
 	dir[slash - path] = '\0';
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+	if (dir[0] && mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return fail(err, errlen, "%s: cannot make the directory: %s", dir, strerror(errno));
 	if (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode)) {
 		errno = EEXIST;

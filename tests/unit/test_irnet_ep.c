@@ -721,6 +721,10 @@ static void link_rules(void **state)
 	/* and ours is removed at free */
 	irnet_ep_free(e);
 	assert_int_equal(lstat(ep.pty_link, &st), -1);
+	/* a relative path */
+	snprintf(ep.pty_link, sizeof(ep.pty_link), "irnet/x");
+	assert_int_equal(irnet_ep_open_pty(&ep, NULL, &e, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "irnet/x: not an absolute path to a file");
 	/* not an irnet endpoint */
 	ep.service = IRDAD_SVC_IRCOMM;
 	assert_int_equal(irnet_ep_open_pty(&ep, NULL, &e, err, sizeof(err)), -EINVAL);
