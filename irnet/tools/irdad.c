@@ -33,6 +33,8 @@
 #include "api_server.h"
 #include "hostcli.h"
 #include "irdad_config.h"
+#include "irnet_ep.h"
+#include "cursor.h"
 #include "stack.h"
 
 #define EXIT_JOB HOSTCLI_EXIT_JOB
@@ -42,6 +44,10 @@
 #define OPT_CONFIG 'c'
 #define OPT_CHECK 0x300
 #define OPT_NO_SECCOMP 0x301
+#define OPT_STDIO 0x302
+#define OPT_LISTEN 0x303
+#define OPT_PEER 0x304
+#define OPT_STATUS_FD 0x305
 
 struct irdad {
 	struct irdad_config cfg;
@@ -50,6 +56,14 @@ struct irdad {
 	char config_buf[IRDAD_PATH_MAX];
 	bool check_only;
 	unsigned verbose;
+	/* --stdio: one IrNET connection on standard input and output */
+	bool stdio, stdio_listen;
+	struct irdad_endpoint stdio_ep;
+	int status_fd;
+	bool stdio_was_up;
+	/* the [irnet] endpoints (and the --stdio one) */
+	struct irnet_ep *irnet[IRDAD_ENDPOINTS_MAX];
+	size_t nirnet;
 	struct hostcli h;
 	struct stack *stk;
 	struct api_server *srv;
@@ -70,11 +84,19 @@ static void usage(FILE *f)
 {
 	fputs("usage: irdad [-c FILE] [-D DEVICE] [--KEY VALUE ...] [--no-seccomp] [-v]\n"
 	      "       irdad --check [-c FILE] [options]\n"
+	      "       irdad --stdio -D DEVICE [--listen] [--peer NICKNAME|0xADDRESS]\n"
+	      "             [--status-fd N] [options]\n"
 	      "The IrDA daemon of one serial port: runs the stack and serves the local API.\n"
 	      "  -c, --config FILE     irdad.conf(5); default /etc/irnet/PORT.conf, else\n"
 	      "                        /etc/irnet/irdad.conf, else none\n"
 	      "  -D, --device DEVICE   the serial port (or pty)\n"
 	      "  --check               print the configuration as it would run, and exit\n"
+	      "  --stdio               one IrNET connection on standard input and output\n"
+	      "                        (PPP in async HDLC; for pppd's pty option), then exit\n"
+	      "  --listen              --stdio: wait for a peer's call (default: call)\n"
+	      "  --peer PEER           --stdio: call this nickname or 0xADDRESS (default: the\n"
+	      "                        first station offering IrNET)\n"
+	      "  --status-fd N         --stdio: status lines (up, failed, down) on descriptor N\n"
 	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  -v, --verbose         log-level info (twice: debug)\n"
 	      "Every key of irdad.conf(5) is also an option that overrides the file:\n"
@@ -123,6 +145,10 @@ static void build_options(struct option *lo)
 	lo[n++] = (struct option){ "config", required_argument, NULL, OPT_CONFIG };
 	lo[n++] = (struct option){ "check", no_argument, NULL, OPT_CHECK };
 	lo[n++] = (struct option){ "no-seccomp", no_argument, NULL, OPT_NO_SECCOMP };
+	lo[n++] = (struct option){ "stdio", no_argument, NULL, OPT_STDIO };
+	lo[n++] = (struct option){ "listen", no_argument, NULL, OPT_LISTEN };
+	lo[n++] = (struct option){ "peer", required_argument, NULL, OPT_PEER };
+	lo[n++] = (struct option){ "status-fd", required_argument, NULL, OPT_STATUS_FD };
 	lo[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
@@ -137,9 +163,51 @@ static int override(struct irdad *d, const char *key, const char *value)
 	return 0;
 }
 
+/* --peer: 0x and 8 hex digits, an address; anything else a nickname. */
+static int parse_peer(const char *arg, struct irdad_peer *p)
+{
+	size_t n = strlen(arg);
+	uint64_t v;
+
+	if (n > 2 && arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X')) {
+		char *end;
+		errno = 0;
+		v = strtoull(arg + 2, &end, 16);
+		if (errno || *end || v == 0 || v > 0xffffffffu) {
+			fprintf(stderr, "irdad: --peer %s: not a device address (0x1 to 0xffffffff)\n",
+				arg);
+			return -1;
+		}
+		*p = (struct irdad_peer){ .kind = IRDAD_PEER_ADDRESS, .address = (uint32_t)v };
+		return 0;
+	}
+	if (n == 0 || n > IRDAD_NICKNAME_MAX) {
+		fprintf(stderr, "irdad: --peer %s: a nickname is 1 to %d bytes\n", arg,
+			IRDAD_NICKNAME_MAX);
+		return -1;
+	}
+	*p = (struct irdad_peer){ .kind = IRDAD_PEER_NICKNAME };
+	memcpy(p->nickname, arg, n);
+	return 0;
+}
+
+static int parse_fd(const char *arg, int *fd)
+{
+	struct cursor c;
+	uint64_t v;
+
+	cursor_init(&c, arg, strlen(arg));
+	if (!cursor_parse_u64(&c, &v) || !cursor_at_end(&c) || v < 3 || v > 1023) {
+		fprintf(stderr, "irdad: --status-fd %s: a descriptor number from 3 to 1023\n", arg);
+		return -1;
+	}
+	*fd = (int)v;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct irdad *d)
 {
-	struct option lo[IRDAD_KEY_COUNT + 6];
+	struct option lo[IRDAD_KEY_COUNT + 10];
 	const char *device = NULL;
 	int c;
 
@@ -159,6 +227,10 @@ static int parse(int argc, char **argv, struct irdad *d)
 				break;
 			case OPT_CHECK: d->check_only = true; break;
 			case OPT_NO_SECCOMP: rc = override(d, "seccomp", "no"); break;
+			case OPT_STDIO: d->stdio = true; break;
+			case OPT_LISTEN: d->stdio_listen = true; break;
+			case OPT_PEER: rc = parse_peer(optarg, &d->stdio_ep.peer); break;
+			case OPT_STATUS_FD: rc = parse_fd(optarg, &d->status_fd); break;
 			case 'v': d->verbose++; break;
 			case 'h': usage(stdout); exit(0);
 			default:
@@ -171,6 +243,16 @@ static int parse(int argc, char **argv, struct irdad *d)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "irdad: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (!d->stdio && (d->stdio_listen ||
+			  d->stdio_ep.peer.kind != IRDAD_PEER_ANY || d->status_fd >= 0)) {
+		fprintf(stderr, "irdad: --listen, --peer and --status-fd go with --stdio\n");
+		return -1;
+	}
+	d->stdio_ep.role = d->stdio_listen ? IRDAD_ROLE_LISTEN : IRDAD_ROLE_CALL;
+	if (d->stdio_listen && d->stdio_ep.peer.kind != IRDAD_PEER_ANY) {
+		fprintf(stderr, "irdad: --peer is for calling; a --listen endpoint takes any caller\n");
 		return -1;
 	}
 	/* -v is log-level info, -vv debug, after any --log-level */
@@ -246,14 +328,59 @@ static void configure_host(struct irdad *d)
 	}
 }
 
-/* Opens the control socket while still root (hostcli's before_drop). */
-static int open_socket(struct hostcli *h, void *ctx)
+/* The endpoints, made while still root (a pty's link may be in /dev). */
+static int open_endpoints(struct irdad *d)
+{
+	for (size_t i = 0; i < d->cfg.nendpoints; i++) {
+		const struct irdad_endpoint *ep = &d->cfg.ep[i];
+		if (ep->service != IRDAD_SVC_IRNET)
+			continue;
+		if (irnet_ep_open_pty(ep, &d->h.log, &d->irnet[d->nirnet], d->errbuf,
+				      sizeof(d->errbuf)) < 0) {
+			fprintf(stderr, "irdad: [irnet %s]: %s\n", ep->name, d->errbuf);
+			return EXIT_JOB;
+		}
+		d->nirnet++;
+	}
+	return 0;
+}
+
+static void on_stdio_ended(void *ctx, struct irnet_ep *e)
+{
+	struct irdad *d = ctx;
+	(void)e;
+	eloop_terminate(d->h.loop);
+}
+
+/* --stdio: standard input and output are the one IrNET endpoint. */
+static int open_stdio(struct irdad *d)
+{
+	struct irdad_endpoint *ep = &d->stdio_ep;
+
+	ep->service = IRDAD_SVC_IRNET;
+	snprintf(ep->name, sizeof(ep->name), "stdio");
+	if (irnet_ep_open_fds(ep, STDIN_FILENO, STDOUT_FILENO, &d->h.log, &d->irnet[0],
+			      d->errbuf, sizeof(d->errbuf)) < 0) {
+		fprintf(stderr, "irdad: --stdio: %s\n", d->errbuf);
+		return EXIT_JOB;
+	}
+	d->nirnet = 1;
+	irnet_ep_set_status_fd(d->irnet[0], d->status_fd);
+	irnet_ep_set_ended(d->irnet[0], on_stdio_ended, d);
+	return 0;
+}
+
+/* What irdad serves, opened while still root (hostcli's before_drop): the
+ * control socket and the endpoints; in --stdio mode only that one. */
+static int open_served(struct hostcli *h, void *ctx)
 {
 	struct irdad *d = ctx;
 	struct api_server_config sc;
 	int rc;
 
 	h->log.max = log_max(&d->cfg);
+	if (d->stdio)
+		return open_stdio(d);
 	api_server_config_defaults(&sc);
 	sc.path = d->cfg.socket;
 	sc.mode = (mode_t)d->cfg.socket_mode;
@@ -272,7 +399,36 @@ static int open_socket(struct hostcli *h, void *ctx)
 		fprintf(stderr, "irdad: %s\n", d->errbuf);
 		return EXIT_JOB;
 	}
+	return open_endpoints(d);
+}
+
+static int start_endpoints(struct irdad *d)
+{
+	for (size_t i = 0; i < d->nirnet; i++) {
+		if (irnet_ep_start(d->irnet[i], d->h.loop, d->stk, d->errbuf, sizeof(d->errbuf)) < 0) {
+			fprintf(stderr, "irdad: [irnet %s]: %s\n", irnet_ep_name(d->irnet[i]),
+				d->errbuf);
+			return EXIT_JOB;
+		}
+	}
 	return 0;
+}
+
+static void free_endpoints(struct irdad *d)
+{
+	for (size_t i = 0; i < d->nirnet; i++) {
+		const struct irnet_ep_stats *st = irnet_ep_get_stats(d->irnet[i]);
+		const struct ppp_hdlc_rx_counters *hc = irnet_ep_hdlc_counters(d->irnet[i]);
+		log_msg(&d->h.log, LOG_LEVEL_INFO,
+			"[irnet %s]: %llu connections, %llu frames to the peer, %llu from it, "
+			"%llu from pppd dropped with a bad FCS",
+			irnet_ep_name(d->irnet[i]), (unsigned long long)st->connects,
+			(unsigned long long)st->frames_to_peer,
+			(unsigned long long)st->frames_from_peer,
+			(unsigned long long)hc->fcs_errors);
+		irnet_ep_free(d->irnet[i]);
+	}
+	d->nirnet = 0;
 }
 
 /* --- running ----------------------------------------------------------------- */
@@ -282,6 +438,8 @@ static void on_lap_event(void *ctx, const struct irlap_event *ev)
 	struct irdad *d = ctx;
 	if (d->ar)
 		api_requests_lap_event(d->ar, ev);
+	for (size_t i = 0; i < d->nirnet; i++)
+		irnet_ep_lap_event(d->irnet[i], ev);
 }
 
 /* Periodic discovery (discovery-period): only while no link is up, as
@@ -354,7 +512,7 @@ static int run(struct irdad *d)
 	int rc;
 
 	configure_host(d);
-	d->h.before_drop = open_socket;
+	d->h.before_drop = open_served;
 	d->h.before_drop_ctx = d;
 	d->h.seccomp_extra = api_calls;
 	d->h.nseccomp_extra = sizeof(api_calls) / sizeof(api_calls[0]);
@@ -372,25 +530,34 @@ static int run(struct irdad *d)
 		fprintf(stderr, "irdad: %s\n", d->errbuf);
 		return EXIT_JOB;
 	}
-	api_requests_config_defaults(&d->arc);
-	d->arc.port_name = port_name(d->cfg.device);
-	d->arc.nickname = d->cfg.nickname;
-	d->arc.log = &d->h.log;
-	d->ar = api_requests_new(d->h.loop, d->stk, &d->arc);
-	if (!d->ar || eloop_add_signal(d->h.loop, SIGHUP, on_hup, d) < 0) {
-		fprintf(stderr, "irdad: out of memory\n");
-		return EXIT_JOB;
+	if (!d->stdio) {
+		api_requests_config_defaults(&d->arc);
+		d->arc.port_name = port_name(d->cfg.device);
+		d->arc.nickname = d->cfg.nickname;
+		d->arc.log = &d->h.log;
+		d->ar = api_requests_new(d->h.loop, d->stk, &d->arc);
+		if (!d->ar || eloop_add_signal(d->h.loop, SIGHUP, on_hup, d) < 0) {
+			fprintf(stderr, "irdad: out of memory\n");
+			return EXIT_JOB;
+		}
+		api_server_set_ctx(d->srv, d->ar);
 	}
-	api_server_set_ctx(d->srv, d->ar);
+	rc = start_endpoints(d);
+	if (rc)
+		return rc;
 	eloop_timer_init(&d->discovery, on_discovery_timer, d);
 	apply_runtime(d);
 	log_msg(&d->h.log, LOG_LEVEL_INFO, "serving %s on %s as \"%s\"%s%s", d->cfg.device,
-		d->cfg.socket, d->cfg.nickname, d->config_path ? ", configured by " : "",
-		d->config_path ? d->config_path : "");
+		d->stdio ? "standard input and output" : d->cfg.socket, d->cfg.nickname,
+		d->config_path ? ", configured by " : "", d->config_path ? d->config_path : "");
 	rc = eloop_run(d->h.loop);
 	if (rc < 0) {
 		fprintf(stderr, "irdad: event loop: %s\n", strerror(-rc));
 		return EXIT_JOB;
+	}
+	if (d->stdio) {
+		d->stdio_was_up = irnet_ep_get_stats(d->irnet[0])->connects > 0;
+		return d->stdio_was_up && !d->h.port_failed ? 0 : EXIT_JOB;
 	}
 	return d->h.port_failed ? EXIT_JOB : 0;
 }
@@ -401,6 +568,9 @@ int main(int argc, char **argv)
 	int rc;
 
 	d.syslog_fd = -1;
+	d.status_fd = -1;
+	/* a pppd or a status reader that went away must not kill us */
+	signal(SIGPIPE, SIG_IGN);
 	if (parse(argc, argv, &d) < 0)
 		return EXIT_USAGE;
 	if (irdad_config_load(d.config_path, &d.ov, &d.cfg, d.errbuf, sizeof(d.errbuf)) < 0) {
@@ -416,6 +586,7 @@ int main(int argc, char **argv)
 		eloop_timer_cancel(d.h.loop, &d.discovery);
 	api_server_free(d.srv);
 	api_requests_free(d.ar);
+	free_endpoints(&d);
 	stack_free(d.stk);
 	rc = hostcli_finish(&d.h, rc);
 	if (d.syslog_fd >= 0)
