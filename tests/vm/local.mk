@@ -3,7 +3,8 @@
 # docs/vm-testing.md.  IRNET_VM_REQUIRE=1 turns a skip into a failure.
 VM_TESTS = \
 	tests/vm/smoke-uml-pppd.sh \
-	tests/vm/smoke-qemu-threadirqs.sh
+	tests/vm/smoke-qemu-threadirqs.sh \
+	tests/vm/uml-irdad-pppd.sh
 TESTS += $(VM_TESTS)
 # Files, not the directory: a directory would also pull the build tree's
 # test logs into the tarball.
@@ -11,4 +12,5 @@ EXTRA_DIST += \
 	tests/vm/fetch-kernels.sh tests/vm/vm-common.sh tests/vm/guest-lib.sh \
 	tests/vm/uml-run.sh tests/vm/uml-init.sh \
 	tests/vm/qemu-run.sh tests/vm/qemu-init.sh \
-	tests/vm/guest/pppd-pair.sh tests/vm/guest/threadirqs.sh
+	tests/vm/guest/pppd-pair.sh tests/vm/guest/threadirqs.sh \
+	tests/vm/guest/irdad-pppd.sh
