@@ -17,6 +17,7 @@
 #include "dongle.h"
 #include "eloop.h"
 #include "hostcli.h"
+#include "irnet_names.h"
 #include "irlap.h"
 #include "stack.h"
 #include "station.h"
@@ -46,18 +47,6 @@ struct ias_answer {
 	enum ias_type type;
 	int32_t integer;
 	char text[IAS_OCTETS_MAX * 2 + 1];
-};
-
-/* The service hint bits (IrLMP hint bytes 1 and 2). */
-static const struct hint_name {
-	uint8_t byte, bit;
-	const char *name;
-} hint_names[] = {
-	{ 0, 0x01, "PnP" }, { 0, 0x02, "PDA" }, { 0, 0x04, "Computer" },
-	{ 0, 0x08, "Printer" }, { 0, 0x10, "Modem" }, { 0, 0x20, "Fax" },
-	{ 0, 0x40, "LAN" },
-	{ 1, 0x01, "Telephony" }, { 1, 0x02, "FileServer" }, { 1, 0x04, "IrCOMM" },
-	{ 1, 0x08, "Message" }, { 1, 0x10, "HTTP" }, { 1, 0x20, "OBEX" },
 };
 
 struct opts {
@@ -132,13 +121,13 @@ static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
 static bool parse_hints(const char *list, uint8_t hints[2], char *bad, size_t badlen)
 {
 	struct cursor c, word;
+	uint16_t all = 0;
 
-	hints[0] = hints[1] = 0;
 	cursor_init(&c, list, strlen(list));
 	while (!cursor_at_end(&c)) {
 		const uint8_t *start = c.data + c.pos;
 		size_t n = 0;
-		bool known = false;
+		uint16_t bit;
 		uint8_t ch;
 
 		while (cursor_peek_u8(&c, &ch) && ch != ',') {
@@ -146,63 +135,35 @@ static bool parse_hints(const char *list, uint8_t hints[2], char *bad, size_t ba
 			n++;
 		}
 		cursor_init(&word, start, n);
-		for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++) {
-			if (strlen(hint_names[i].name) == n &&
-			    strncasecmp(hint_names[i].name, (const char *)start, n) == 0) {
-				hints[hint_names[i].byte] |= hint_names[i].bit;
-				known = true;
-			}
-		}
-		if (!known) {
+		bit = irnet_hint_by_name((const char *)start, n);
+		if (!bit) {
 			if (!cursor_to_cstr(&word, bad, badlen))
 				snprintf(bad, badlen, "(too long)");
 			return false;
 		}
+		all |= bit;
 		cursor_skip(&c, 1);
 	}
+	hints[0] = (uint8_t)(all >> 8);
+	hints[1] = (uint8_t)all;
 	return true;
-}
-
-static const char *charset_name(uint8_t cs)
-{
-	static const char *const iso[] = { "iso-8859-1", "iso-8859-2", "iso-8859-3",
-		"iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7", "iso-8859-8",
-		"iso-8859-9" };
-
-	if (cs == 0)
-		return "ascii";
-	if (cs <= 9)
-		return iso[cs - 1];
-	return cs == 0xff ? "unicode" : "unknown";
 }
 
 /* Nicknames are outside data: printable ASCII kept, the rest as \xNN. */
 static void nickname_text(const struct irlap_discovery_info *in, char *buf, size_t cap)
 {
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < in->nickname_len && i < IRLAP_NICKNAME_MAX; i++) {
-		uint8_t ch = in->nickname[i];
-		int n = (ch >= 0x20 && ch < 0x7f && ch != '\\') ?
-			snprintf(buf + o, cap - o, "%c", ch) :
-			snprintf(buf + o, cap - o, "\\x%02x", ch);
-
-		if (n < 0 || (size_t)n >= cap - o)
-			break;
-		o += (size_t)n;
-	}
+	irnet_bytes_text(in->nickname, in->nickname_len < IRLAP_NICKNAME_MAX ? in->nickname_len :
+			 IRLAP_NICKNAME_MAX, buf, cap);
 }
 
 static void hints_words(const struct irlap_discovery_info *in,
 			void (*add)(void *ctx, const char *w), void *ctx)
 {
-	for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++) {
-		const struct hint_name *h = &hint_names[i];
+	uint16_t bits = irnet_hints_from_bytes(in->hints, in->nhints);
 
-		if (h->byte < in->nhints && (in->hints[h->byte] & h->bit))
-			add(ctx, h->name);
-	}
+	for (size_t i = 0; i < irnet_hint_names_n; i++)
+		if (bits & irnet_hint_names[i].bit)
+			add(ctx, irnet_hint_names[i].name);
 }
 
 static void add_text(void *ctx, const char *w)
@@ -296,7 +257,7 @@ static void print_result(const struct app *a)
 			hints_words(&p->info, add_text, hints);
 			hint_hex(&p->info, hex, sizeof(hex));
 			printf("0x%08x  %-20s  charset=%s  hints=%s (%s)\n", p->daddr, nick,
-			       charset_name(p->info.charset), hints[0] ? hints : "none", hex);
+			       irnet_charset_name(p->info.charset), hints[0] ? hints : "none", hex);
 			print_services(a, i);
 		}
 		if (a->o.connect && a->link_done)
@@ -321,7 +282,7 @@ static void print_result(const struct app *a)
 		hints_words(&p->info, add_json, h);
 		json_object_object_add(o, "address", json_object_new_string(addr));
 		json_object_object_add(o, "nickname", json_object_new_string(nick));
-		json_object_object_add(o, "charset", json_object_new_string(charset_name(p->info.charset)));
+		json_object_object_add(o, "charset", json_object_new_string(irnet_charset_name(p->info.charset)));
 		json_object_object_add(o, "hint_bytes", json_object_new_string(hex));
 		json_object_object_add(o, "hints", h);
 		if (a->o.ias) {
@@ -362,26 +323,19 @@ static int discover(struct app *a)
  * \xNN (strings), or hex (octets). */
 static void answer_text(struct ias_answer *ans, const struct ias_value *v)
 {
-	size_t o = 0, cap = sizeof(ans->text);
-
 	ans->type = v->type;
 	ans->integer = v->integer;
 	ans->text[0] = '\0';
 	if (v->type == IAS_INTEGER) {
-		snprintf(ans->text, cap, "%d", (int)v->integer);
+		snprintf(ans->text, sizeof(ans->text), "%d", (int)v->integer);
 		return;
 	}
-	for (size_t i = 0; i < v->len; i++) {
-		uint8_t ch = v->bytes[i];
-		int n = v->type == IAS_OCTETS ? snprintf(ans->text + o, cap - o, "%02x", ch) :
-			(ch >= 0x20 && ch < 0x7f && ch != '\\') ?
-			snprintf(ans->text + o, cap - o, "%c", ch) :
-			snprintf(ans->text + o, cap - o, "\\x%02x", ch);
-
-		if (n < 0 || (size_t)n >= cap - o)
-			break;
-		o += (size_t)n;
+	if (v->type == IAS_STRING) {
+		irnet_bytes_text(v->bytes, v->len, ans->text, sizeof(ans->text));
+		return;
 	}
+	for (size_t i = 0; i < v->len && 2 * i + 2 < sizeof(ans->text); i++)
+		snprintf(ans->text + 2 * i, sizeof(ans->text) - 2 * i, "%02x", v->bytes[i]);
 }
 
 static void ias_next(struct app *a);

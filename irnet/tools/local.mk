@@ -9,7 +9,8 @@ irnet_tools_libhostcli_la_SOURCES = irnet/tools/hostcli.c irnet/tools/hostcli.h
 bin_PROGRAMS += irnet/tools/irdiscover
 irnet_tools_irdiscover_SOURCES = irnet/tools/irdiscover.c
 irnet_tools_irdiscover_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-irnet_tools_irdiscover_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la $(JSONC_LIBS)
+irnet_tools_irdiscover_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la \
+	irnet/api/libirnet_client.la $(JSONC_LIBS)
 dist_man_MANS += man/irdiscover.1
 TESTS += tests/irdiscover-irwire.sh tests/hostcli-usage.sh
 TESTS += tests/station-speed-switch.sh
@@ -56,3 +57,12 @@ dist_man_MANS += man/irdad.8
 TESTS += tests/irdad-api.sh
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py
 SANITIZER_TESTS += tests/irdad-api.sh
+
+# irdactl: irdad's state through its API; only the client library.
+bin_PROGRAMS += irnet/tools/irdactl
+irnet_tools_irdactl_SOURCES = irnet/tools/irdactl.c
+irnet_tools_irdactl_CPPFLAGS = -include $(top_builddir)/config.h \
+	-I$(top_srcdir)/common -I$(top_srcdir)/irnet/api
+irnet_tools_irdactl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+irnet_tools_irdactl_LDADD = irnet/api/libirnet_client.la $(JSONC_LIBS)
+dist_man_MANS += man/irdactl.1
