@@ -110,6 +110,20 @@ void hostcli_usage(FILE *f);
  * is said on stderr, sets port_failed and ends the loop.  Returns 0, or the
  * exit code after saying why on stderr; call hostcli_finish() either way. */
 int hostcli_start(struct hostcli *h, struct stack_config *cfg);
+struct irnet_client;
+
+/*
+ * Whether a program does its job through irdad instead of opening the
+ * port: with daemon (--daemon SOCKET) always; else, unless no_daemon
+ * (--no-daemon), when -D DEVICE names a port whose control socket
+ * (/run/irnet/PORT.sock) exists and a session opens on it (irdad holds
+ * the port then).  Returns 1 with *cl open and the socket's path in
+ * where, 0 to open the port, or -1 after saying why on stderr (--daemon's
+ * socket unusable).
+ */
+int hostcli_daemon_session(const struct hostcli *h, const char *daemon, bool no_daemon,
+			   struct irnet_client **cl, char *where, size_t cap);
+
 /* Frees the loop, closes the port and the capture.  Returns rc, or
  * HOSTCLI_EXIT_JOB if rc was 0 and the capture could not be completed. */
 int hostcli_finish(struct hostcli *h, int rc);

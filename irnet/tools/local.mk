@@ -5,19 +5,20 @@
 # The command line and start-up the host programs share (hostcli.h).
 noinst_LTLIBRARIES += irnet/tools/libhostcli.la
 irnet_tools_libhostcli_la_SOURCES = irnet/tools/hostcli.c irnet/tools/hostcli.h
+irnet_tools_libhostcli_la_LIBADD = irnet/api/libirnet_client.la
 
 bin_PROGRAMS += irnet/tools/irdiscover
 irnet_tools_irdiscover_SOURCES = irnet/tools/irdiscover.c
 irnet_tools_irdiscover_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-irnet_tools_irdiscover_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la \
-	irnet/api/libirnet_client.la $(JSONC_LIBS)
+irnet_tools_irdiscover_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la $(JSONC_LIBS)
 dist_man_MANS += man/irdiscover.1
 TESTS += tests/irdiscover-irwire.sh tests/hostcli-usage.sh
 TESTS += tests/station-speed-switch.sh
 EXTRA_DIST += tests/station-lib.sh
 
 bin_PROGRAMS += irnet/tools/irspray
-irnet_tools_irspray_SOURCES = irnet/tools/irspray.c
+irnet_tools_irspray_SOURCES = irnet/tools/irspray.c irnet/tools/spray_xfer.c \
+	irnet/tools/spray_xfer.h irnet/tools/irspray_daemon.c
 irnet_tools_irspray_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la
 dist_man_MANS += man/irspray.1
 TESTS += tests/irspray-irwire.sh
