@@ -52,6 +52,29 @@ static void usage(FILE *f)
 	      "Exit: 0 done, 1 irdad unreachable or the request failed, 2 usage error.\n", f);
 }
 
+/* A device address: decimal, or hex after 0x (as the programs print it). */
+static bool parse_addr(const char *s, uint64_t *out)
+{
+	struct cursor c;
+	uint8_t ch;
+	size_t digits = 0;
+
+	cursor_init(&c, s, strlen(s));
+	if (!cursor_literal(&c, "0x") && !cursor_literal(&c, "0X"))
+		return cursor_parse_u64(&c, out) && cursor_at_end(&c);
+	*out = 0;
+	while (cursor_peek_u8(&c, &ch)) {
+		int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 :
+			ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+
+		if (d < 0 || ++digits > 8)
+			return false;
+		*out = *out << 4 | (uint64_t)d;
+		cursor_skip(&c, 1);
+	}
+	return digits > 0;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -72,12 +95,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'j': o->json = true; break;
 		case 'f': o->fresh = true; break;
 		case 'a': {
-			struct cursor cu;
 			uint64_t v;
 
-			cursor_init(&cu, optarg, strlen(optarg));
-			if (!cursor_parse_u64(&cu, &v) || !cursor_at_end(&cu) || v == 0 ||
-			    v > 0xffffffffu) {
+			if (!parse_addr(optarg, &v) || v == 0 || v > 0xffffffffu) {
 				fprintf(stderr, "irdactl: --address %s: a device address, "
 					"1..0xffffffff\n", optarg);
 				return -1;
@@ -116,7 +136,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->cmd);
 		return -1;
 	}
-	if (ias != (o->nargs == 2)) {
+	if (ias ? o->nargs != 2 : o->nargs != 0) {
 		fprintf(stderr, ias ? "irdactl: ias: needs CLASS and ATTRIBUTE\n" :
 			"irdactl: %s: unexpected argument '%s'\n", o->cmd, o->args[0]);
 		return -1;
@@ -531,7 +551,13 @@ int main(int argc, char **argv)
 
 	if (parse(argc, argv, &o) < 0)
 		return EXIT_USAGE;
-	if (irnet_client_socket_path(o.where, path, sizeof(path), err, sizeof(err)) < 0) {
+	if (o.socket && !strchr(o.socket, '/')) {
+		/* -s is always a path: "a.sock" is ./a.sock, not a port name. */
+		if (snprintf(path, sizeof(path), "./%s", o.socket) >= (int)sizeof(path)) {
+			fprintf(stderr, "irdactl: -s %s: too long\n", o.socket);
+			return EXIT_USAGE;
+		}
+	} else if (irnet_client_socket_path(o.where, path, sizeof(path), err, sizeof(err)) < 0) {
 		fprintf(stderr, "irdactl: %s\n", err);
 		return EXIT_USAGE;
 	}

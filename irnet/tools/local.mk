@@ -67,3 +67,7 @@ irnet_tools_irdactl_CPPFLAGS = -include $(top_builddir)/config.h \
 irnet_tools_irdactl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 irnet_tools_irdactl_LDADD = irnet/api/libirnet_client.la $(JSONC_LIBS)
 dist_man_MANS += man/irdactl.1
+# irdactl, irdiscover --daemon and irspray --daemon against two irdad over
+# irwire (about 20 s); under ASan too.
+TESTS += tests/irdad-tools.sh
+SANITIZER_TESTS += tests/irdad-tools.sh
