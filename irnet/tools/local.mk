@@ -71,3 +71,10 @@ dist_man_MANS += man/irdactl.1
 # irwire (about 20 s); under ASan too.
 TESTS += tests/irdad-tools.sh
 SANITIZER_TESTS += tests/irdad-tools.sh
+EXTRA_DIST += tests/irdad-tools.sh
+
+# `make bench`: irspray through irdad against irspray owning the port, and
+# irdad's CPU per MiB (tests/irdad-bench.sh).
+BENCHMARKS += tests/irdad-bench.sh
+EXTRA_DIST += tests/irdad-bench.sh
+bench: irnet/tools/irspray irnet/tools/irwire irnet/tools/irdad
