@@ -402,12 +402,15 @@ static int run_listener(struct dspray *ds)
 		}
 		for (size_t k = 0; k < n; k++) {
 			struct dconn *d = which[k];
+			bool ended = false;
 
-			if ((p[k].revents & POLLOUT) && !send_held(d) && errno != EAGAIN)
-				p[k].revents |= POLLHUP;
-			if (!(p[k].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			if (dconn_read(ds, d) == 1) {
+			if (d->held_len) {
+				/* Waiting to echo: only room (or the end) matters. */
+				ended = !send_held(d) && errno != EAGAIN && errno != EINTR;
+			} else if (p[k].revents & (POLLIN | POLLHUP | POLLERR)) {
+				ended = dconn_read(ds, d) == 1;
+			}
+			if (ended) {
 				spray_report_served(&d->c);
 				dconn_close(d);
 			}
