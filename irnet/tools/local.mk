@@ -50,14 +50,15 @@ EXTRA_DIST += tests/irwire.sh tests/irwire_rig.py
 # irdad: the daemon of one port (docs/irdad-api.md).
 sbin_PROGRAMS += irnet/tools/irdad
 irnet_tools_irdad_SOURCES = irnet/tools/irdad.c
-irnet_tools_irdad_LDADD = irnet/tools/libhostcli.la irnet/daemon/libirdad.la
+irnet_tools_irdad_LDADD = irnet/tools/libhostcli.la irnet/daemon/libirdad.la \
+	irnet/daemon/libirdad_config.la
 dist_man_MANS += man/irdad.8
 # Two daemons over irwire, their API driven by an independent Python
 # implementation of docs/irdad-api.md; also under ASan (a leak or an
 # error in the daemon fails it).
-TESTS += tests/irdad-api.sh
+TESTS += tests/irdad-api.sh tests/irdad-reload.sh
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py
-SANITIZER_TESTS += tests/irdad-api.sh
+SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh
 
 # irdactl: irdad's state through its API; only the client library.
 bin_PROGRAMS += irnet/tools/irdactl
@@ -68,7 +69,7 @@ irnet_tools_irdactl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 irnet_tools_irdactl_LDADD = irnet/api/libirnet_client.la $(JSONC_LIBS)
 dist_man_MANS += man/irdactl.1
 # irdactl, irdiscover --daemon and irspray --daemon against two irdad over
-# irwire (about 20 s); under ASan too.
+# irwire (about 40 s); under ASan too.
 TESTS += tests/irdad-tools.sh
 SANITIZER_TESTS += tests/irdad-tools.sh
 EXTRA_DIST += tests/irdad-tools.sh
