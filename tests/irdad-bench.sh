@@ -89,7 +89,7 @@ def daemon(args):
     return rate, total, c1 - c0
 
 cases = [("sar_bidir_2000", ["-n", "15", "-b", "2000"]),
-         ("stream_bidir_4096", ["-n", "8", "-b", "4096", "--stream"])]
+         ("stream_bidir_4096", ["-n", "12", "-b", "4096", "--stream"])]
 ratios = []
 cpu = mib = 0.0
 for name, args in cases:
