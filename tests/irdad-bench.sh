@@ -74,7 +74,8 @@ def daemon(args):
     for side in ("a", "b"):
         sock = os.path.join(tmp, side + ".sock")
         ds.append(subprocess.Popen([irdad, "-D", ptys[side], "--socket", sock, "--lock-dir", "",
-                                    "--nickname", "bench" + side, "-v"] + STATION,
+                                    "--nickname", "bench" + side, "--log", "stderr", "-v"] +
+                                   STATION,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
         while "serving" not in ds[-1].stderr.readline():
             pass

@@ -41,29 +41,22 @@ done
 echo "ok: usage errors and a missing daemon"
 
 start_wire
-mkdir "$tmp/lock" && chmod 1777 "$tmp/lock"
-"$irdad" -D "$a" --socket "$tmp/a.sock" --lock-dir "$tmp/lock" --nickname alpha -v \
-	>"$tmp/irdad-a.out" 2>"$tmp/irdad-a.err" &
-pa=$!
-lpid="$pa"
-wait_for "$tmp/irdad-a.err" 'serving'
+start_irdad alpha "$a" -v
+pa=$irdad_pid
 # watch from before b exists until after it is gone
-"$irdactl" -s "$tmp/a.sock" watch >"$tmp/watch.out" 2>"$tmp/watch.err" &
+"$irdactl" -s "$tmp/alpha.sock" watch >"$tmp/watch.out" 2>"$tmp/watch.err" &
 pw=$!
-"$irdactl" -s "$tmp/a.sock" watch --json >"$tmp/watchj.out" 2>"$tmp/watchj.err" &
+"$irdactl" -s "$tmp/alpha.sock" watch --json >"$tmp/watchj.out" 2>"$tmp/watchj.err" &
 pwj=$!
-lpid="$pa $pw $pwj"
+lpid="$lpid $pw $pwj"
 wait_for "$tmp/watch.out" '^watching'
-"$irdad" -D "$b" --socket "$tmp/b.sock" --lock-dir "$tmp/lock" --nickname beta -v \
-	>"$tmp/irdad-b.out" 2>"$tmp/irdad-b.err" &
-pb=$!
-lpid="$pa $pb $pw $pwj"
-wait_for "$tmp/irdad-b.err" 'serving'
+start_irdad beta "$b" -v
+pb=$irdad_pid
 
-"$irdactl" -s "$tmp/a.sock" stations --fresh >"$tmp/st.out" 2>"$tmp/st.err" || fail "stations --fresh"
+"$irdactl" -s "$tmp/alpha.sock" stations --fresh >"$tmp/st.out" 2>"$tmp/st.err" || fail "stations --fresh"
 grep -Eq '^0x[0-9a-f]{8}  beta +hints=Computer \(04[0-9a-f]{2}\)  seen [0-9]+ ms ago$' "$tmp/st.out" ||
 	fail "stations: $(cat "$tmp/st.out")"
-"$irdactl" -s "$tmp/a.sock" stations --json >"$tmp/st.json" 2>"$tmp/st.err" || fail "stations --json"
+"$irdactl" -s "$tmp/alpha.sock" stations --json >"$tmp/st.json" 2>"$tmp/st.err" || fail "stations --json"
 json "$tmp/st.json" 'length == 1 and .[0].nickname == "beta" and .[0].hints == ["Computer"] and
 	.[0].charset == "ascii" and (.[0].address | test("^0x[0-9a-f]{8}$")) and .[0].age_ms >= 0'
 beta=$(jq -r '.[0].address' "$tmp/st.json")
@@ -72,42 +65,42 @@ wait_for "$tmp/watchj.out" '"event":"arrived"'
 echo "ok: stations (text, JSON) and watch found beta at $beta"
 
 # b serves IrSpray through its irdad
-"$irspray" --listen --daemon "$tmp/b.sock" -v >"$tmp/listen.out" 2>"$tmp/listen.err" &
+"$irspray" --listen --daemon "$tmp/beta.sock" -v >"$tmp/listen.out" 2>"$tmp/listen.err" &
 pl=$!
-lpid="$pa $pb $pw $pwj $pl"
+lpid="$lpid $pl"
 wait_for "$tmp/listen.out" '^listening on'
 
-"$irdactl" -s "$tmp/a.sock" ias IrSpray IrDA:TinyTP:LsapSel >"$tmp/ias.out" 2>"$tmp/ias.err" ||
+"$irdactl" -s "$tmp/alpha.sock" ias IrSpray IrDA:TinyTP:LsapSel >"$tmp/ias.out" 2>"$tmp/ias.err" ||
 	fail "ias"
 grep -Eq "^$beta  object [0-9]+  integer [0-9]+$" "$tmp/ias.out" || fail "ias: $(cat "$tmp/ias.out")"
 lsap=$(sed -n 's/.*integer //p' "$tmp/ias.out")
-"$irdactl" -s "$tmp/a.sock" ias Device DeviceName --address "$beta" --json >"$tmp/ias.json" ||
+"$irdactl" -s "$tmp/alpha.sock" ias Device DeviceName --address "$beta" --json >"$tmp/ias.json" ||
 	fail "ias --json"
 json "$tmp/ias.json" ".[0].address == \"$beta\" and .[0].values[0].type == \"string\" and
 	.[0].values[0].value == \"beta\""
-"$irdactl" -s "$tmp/a.sock" ias NoSuchClass X >"$tmp/ias2.out" 2>"$tmp/ias2.err"; rc=$?
+"$irdactl" -s "$tmp/alpha.sock" ias NoSuchClass X >"$tmp/ias2.out" 2>"$tmp/ias2.err"; rc=$?
 [ $rc -eq 1 ] && grep -q "no such class" "$tmp/ias2.err" || fail "ias of a missing class: exit $rc"
 echo "ok: ias IrSpray LsapSel = $lsap, Device DeviceName, a missing class"
 
-"$irdiscover" --daemon "$tmp/a.sock" >"$tmp/disc.out" 2>"$tmp/disc.err" || fail "irdiscover --daemon"
+"$irdiscover" --daemon "$tmp/alpha.sock" >"$tmp/disc.out" 2>"$tmp/disc.err" || fail "irdiscover --daemon"
 grep -Eq "^$beta  beta +charset=ascii  hints=Computer \(04\)$" "$tmp/disc.out" &&
 	grep -q "^    device name: beta$" "$tmp/disc.out" &&
 	grep -q "^    service: IrSpray IrDA:TinyTP:LsapSel=$lsap$" "$tmp/disc.out" ||
 	fail "irdiscover --daemon: $(cat "$tmp/disc.out")"
-"$irdiscover" --daemon "$tmp/a.sock" --json >"$tmp/disc.json" 2>"$tmp/disc.err" ||
+"$irdiscover" --daemon "$tmp/alpha.sock" --json >"$tmp/disc.json" 2>"$tmp/disc.err" ||
 	fail "irdiscover --daemon --json"
 json "$tmp/disc.json" ".stations[0].address == \"$beta\" and .stations[0].device_name == \"beta\"
 	and (.stations[0].services | map(select(.class == \"IrSpray\"))[0].value) == $lsap"
 echo "ok: irdiscover --daemon (text, JSON)"
 
-"$irdactl" -s "$tmp/a.sock" status >"$tmp/status0.out" || fail "status"
+"$irdactl" -s "$tmp/alpha.sock" status >"$tmp/status0.out" || fail "status"
 grep -q '^port .*, address 0x[0-9a-f]\{8\}, nickname alpha$' "$tmp/status0.out" &&
 	grep -q '^link ' "$tmp/status0.out" && grep -q '^  stations  *1$' "$tmp/status0.out" ||
 	fail "status: $(cat "$tmp/status0.out")"
 
 # spray ARGS...: irspray through a's irdad; checks its report
 spray() {
-	"$irspray" --daemon "$tmp/a.sock" --timeout 40 "$@" >"$tmp/spray.out" 2>"$tmp/spray.err" ||
+	"$irspray" --daemon "$tmp/alpha.sock" --timeout 40 "$@" >"$tmp/spray.out" 2>"$tmp/spray.err" ||
 		fail "irspray --daemon $*"
 	grep -q '^Total ' "$tmp/spray.out" || fail "irspray --daemon $*: no Total"
 }
@@ -120,12 +113,12 @@ spray -n 9 -b 1500 -d --stream
 echo "ok: irspray --daemon SAR and stream, echoed and discarded"
 
 # Two irspray through a's irdad at once, and other clients meanwhile.
-"$irspray" --daemon "$tmp/a.sock" --timeout 40 -n 12 -b 2000 >"$tmp/m1.out" 2>"$tmp/m1.err" &
+"$irspray" --daemon "$tmp/alpha.sock" --timeout 40 -n 12 -b 2000 >"$tmp/m1.out" 2>"$tmp/m1.err" &
 p1=$!
-"$irspray" --daemon "$tmp/a.sock" --timeout 40 -n 12 -b 2000 --stream >"$tmp/m2.out" 2>"$tmp/m2.err" &
+"$irspray" --daemon "$tmp/alpha.sock" --timeout 40 -n 12 -b 2000 --stream >"$tmp/m2.out" 2>"$tmp/m2.err" &
 p2=$!
 i=0
-until "$irdactl" -s "$tmp/a.sock" status --json >"$tmp/status.json" &&
+until "$irdactl" -s "$tmp/alpha.sock" status --json >"$tmp/status.json" &&
 	[ "$(jq '.connections | length' "$tmp/status.json")" -eq 2 ]; do
 	i=$((i + 1)); [ $i -gt 100 ] && fail "status never listed two connections"
 	sleep 0.1
@@ -135,7 +128,7 @@ json "$tmp/status.json" '.link == "up" and .peer == "'"$beta"'" and
 	all(.connections[]; (.owner | test("irspray")) and .peer == "'"$beta"'")
 	and .counters["irlap.iframes_tx"] > 0'
 # (the link is full: each IAS question waits for turns of it)
-"$irdiscover" --daemon "$tmp/a.sock" --timeout 40 >"$tmp/disc2.out" 2>"$tmp/disc2.err" ||
+"$irdiscover" --daemon "$tmp/alpha.sock" --timeout 40 >"$tmp/disc2.out" 2>"$tmp/disc2.err" ||
 	fail "irdiscover during the transfers"
 wait $p1 || fail "irspray SAR (mixed run) failed: $(cat "$tmp/m1.err")"
 wait $p2 || fail "irspray stream (mixed run) failed: $(cat "$tmp/m2.err")"
@@ -158,7 +151,7 @@ wait $pb
 i=0
 until grep -q "^- $beta  beta" "$tmp/watch.out"; do
 	i=$((i + 1)); [ $i -gt 60 ] && fail "watch never saw beta leave"
-	"$irdactl" -s "$tmp/a.sock" stations --fresh >/dev/null 2>&1
+	"$irdactl" -s "$tmp/alpha.sock" stations --fresh >/dev/null 2>&1
 	sleep 0.5
 done
 wait_for "$tmp/watchj.out" '"event":"left"'
