@@ -13,7 +13,10 @@
 #   - one link, several clients at once: two irspray (SAR and stream)
 #     through irdad a, and irdactl status and irdiscover on the same
 #     session's daemon meanwhile; status lists both connections and their
-#     owners.
+#     owners;
+#   - without --daemon, -D PORT goes through irdad when /run/irnet/PORT.sock
+#     answers, and opens the port when it is stale or with --no-daemon (in
+#     a private mount namespace with its own /run).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
 bin="$abs_top_builddir/irnet/tools"
@@ -163,5 +166,43 @@ jq -e -s 'length == 2 and .[0].event == "arrived" and .[1].event == "left"' "$tm
 echo "ok: watch saw beta leave; ends on SIGINT"
 kill -TERM $pa
 wait $pa || fail "irdad a exited $?"
+
+# The rule without --daemon: -D PORT goes through irdad when
+# /run/irnet/PORT.sock takes a session, and opens the port when that
+# socket is stale.  In a private mount namespace with its own /run, so
+# the machine's /run/irnet is not touched.
+unshare -m --propagation private true 2>/dev/null ||
+	fail "unshare -m does not work here (the -D rule needs a private /run)"
+start_irdad beta "$b"
+pb=$irdad_pid
+cat >"$tmp/ns.sh" <<NSEOF
+mount -t tmpfs tmpfs /run && mkdir /run/irnet || exit 3
+"$irdad" -D "$a" --socket /run/irnet/ttyIRW0.sock --lock-dir "$tmp/lock" --nickname alpha \
+	--log stderr -v >"$tmp/ns-irdad.out" 2>"$tmp/ns-irdad.err" &
+pid=\$!
+i=0
+until grep -q serving "$tmp/ns-irdad.err"; do
+	i=\$((i + 1)); [ \$i -gt 100 ] && { kill \$pid; exit 4; }; sleep 0.05
+done
+"$irdiscover" -D ttyIRW0 -v >"$tmp/ns-disc.out" 2>"$tmp/ns-disc.err"; echo "through \$?"
+"$irdiscover" -D ttyIRW0 --no-daemon --no-ias >/dev/null 2>"$tmp/ns-nod.err"; echo "nodaemon \$?"
+kill -TERM \$pid; wait \$pid
+"$PYTHON" -c 'import socket, sys; s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET); s.bind(sys.argv[1])' /run/irnet/ttyIRW0.sock
+"$irdiscover" -D ttyIRW0 -v --no-ias >/dev/null 2>"$tmp/ns-stale.err"; echo "stale \$?"
+NSEOF
+unshare -m --propagation private sh "$tmp/ns.sh" >"$tmp/ns.out" 2>&1 || fail "namespace part: $(cat "$tmp/ns.out")"
+grep -qx 'through 0' "$tmp/ns.out" && grep -q "through irdad at /run/irnet/ttyIRW0.sock" "$tmp/ns-disc.err" &&
+	grep -Eq "^0x[0-9a-f]{8}  beta " "$tmp/ns-disc.out" ||
+	fail "irdiscover -D ttyIRW0 with irdad there: $(cat "$tmp/ns.out" "$tmp/ns-disc.out" "$tmp/ns-disc.err")"
+# --no-daemon, and a stale socket: the port itself, which does not exist
+# (exit 2, the device named).
+grep -qx 'nodaemon 2' "$tmp/ns.out" && grep -q "ttyIRW0: cannot open" "$tmp/ns-nod.err" ||
+	fail "--no-daemon: $(cat "$tmp/ns.out" "$tmp/ns-nod.err")"
+grep -qx 'stale 2' "$tmp/ns.out" && grep -q "no irdad" "$tmp/ns-stale.err" &&
+	grep -q "ttyIRW0: cannot open" "$tmp/ns-stale.err" ||
+	fail "stale socket: $(cat "$tmp/ns.out" "$tmp/ns-stale.err")"
+echo "ok: -D PORT through irdad when /run/irnet/PORT.sock answers; --no-daemon and a stale socket open the port"
+kill -TERM $pb
+wait $pb
 lpid=
 exit 0
