@@ -10,7 +10,8 @@
  * while still root, the event loop gets SIGINT/SIGTERM (they end it),
  * the port's UUCP lock is handed to the user we become (so the close can
  * remove it), then root is dropped and the system-call allow-list
- * installed.
+ * installed.  Also whether a program works through irdad instead
+ * (hostcli_daemon_session: --daemon, or -D's /run/irnet/PORT.sock).
  *
  * Does not own: a program's own options or its short letters (the device
  * is -D in both; irdiscover also takes its older -d, which in irspray is

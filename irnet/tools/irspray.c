@@ -6,6 +6,9 @@
  * listener checks and (by default) echoes back for the sender to check.
  * The pattern is a function of the byte's offset in its stream, so a
  * stream connection, which keeps no SDU boundaries, is checked alike.
+ * This file runs it on irspray's own stack (owning the port); through
+ * irdad (--daemon) it is irspray_daemon.c, with the same transfer
+ * (spray_xfer).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
