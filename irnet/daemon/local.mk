@@ -30,6 +30,8 @@ irnet_daemon_libirdad_la_SOURCES = \
 	irnet/daemon/conn_bridge.c irnet/daemon/conn_bridge.h \
 	irnet/daemon/api_server.c irnet/daemon/api_server.h \
 	irnet/daemon/api_requests.c irnet/daemon/api_requests.h
+# IrNET endpoints: a pty or stdio speaking async HDLC <-> IrNetv1 (docs/irdad.md)
+irnet_daemon_libirdad_la_SOURCES += irnet/daemon/irnet_ep.c irnet/daemon/irnet_ep.h
 irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
 
 UNIT_TESTS += tests/unit/test_conn_bridge
@@ -48,3 +50,20 @@ dist_udevrules_DATA += irnet/daemon/system/61-irdad.rules
 CLEANFILES += irnet/daemon/system/irdad@.service
 EXTRA_DIST += irnet/daemon/system/irdad@.service.in
 TESTS += tests/irdad-units.tap
+
+UNIT_TESTS += tests/unit/test_irnet_ep
+tests_unit_test_irnet_ep_SOURCES = tests/unit/test_irnet_ep.c tests/unit/stack_pair.c \
+	tests/unit/stack_pair.h tests/unit/fake_pppd.c tests/unit/fake_pppd.h
+tests_unit_test_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+# pppdump -p reads what the endpoints write on their ptys
+TESTS += tests/irnet-ep-pppdump.tap
+EXTRA_DIST += tests/irnet-ep-pppdump.tap tests/pppdump-lib.sh
+
+# PPP payload rate endpoint to endpoint against the raw line (in process)
+BENCHMARKS += tests/bench/bench_irnet_ep
+noinst_PROGRAMS += tests/bench/bench_irnet_ep
+tests_bench_bench_irnet_ep_SOURCES = tests/bench/bench_irnet_ep.c tests/bench/bench_util.h \
+	tests/unit/stack_pair.c tests/unit/stack_pair.h tests/unit/fake_pppd.c tests/unit/fake_pppd.h
+tests_bench_bench_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
+tests_bench_bench_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
