@@ -11,7 +11,8 @@ tmp=$(mktemp -d)
 chmod 755 "$tmp"
 wpid= lpid=
 cleanup() {
-	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
+	# (unquoted: start_irdad makes it a list of pids)
+	[ -n "$lpid" ] && kill $lpid 2>/dev/null
 	[ -n "$wpid" ] && kill "$wpid" 2>/dev/null
 	wait 2>/dev/null
 	rm -rf "$tmp"

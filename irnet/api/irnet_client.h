@@ -148,7 +148,7 @@ struct irnet_status_conn {
 	uint8_t mode;
 	uint32_t daddr;
 	uint8_t lsap, peer_lsap;
-	char owner[33];           /* "" when irdad did not say */
+	char owner[97];           /* "" when irdad did not say (OWNER: 96 bytes) */
 };
 
 struct irnet_status {

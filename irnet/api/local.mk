@@ -26,7 +26,8 @@ endif
 noinst_LTLIBRARIES += irnet/api/libirnet_client.la
 irnet_api_libirnet_client_la_CPPFLAGS = -include $(top_builddir)/config.h \
 	-I$(top_srcdir)/common -I$(top_srcdir)/irnet/api
-irnet_api_libirnet_client_la_SOURCES = irnet/api/irnet_client.c irnet/api/irnet_client.h
+irnet_api_libirnet_client_la_SOURCES = irnet/api/irnet_client.c irnet/api/irnet_client.h \
+	irnet/api/irnet_names.c irnet/api/irnet_names.h
 # (libirdad_api.la carries common/)
 irnet_api_libirnet_client_la_LIBADD = irnet/api/libirdad_api.la
 

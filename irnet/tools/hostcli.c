@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cursor.h"
 #include "dongle.h"
 #include "hostcli.h"
+#include "irnet_client.h"
 #include "pcap_file.h"
 #include "privdrop.h"
 #include "station.h"
@@ -224,4 +226,44 @@ int hostcli_finish(struct hostcli *h, int rc)
 	}
 	h->pcap_file = NULL;
 	return rc;
+}
+
+int hostcli_daemon_session(const struct hostcli *h, const char *daemon, bool no_daemon,
+			   struct irnet_client **cl, char *where, size_t cap)
+{
+	const char *target = daemon ? daemon : h->device;
+	char err[512];
+	struct stat st;
+
+	*cl = NULL;
+	if (no_daemon || !target)
+		return 0;
+	/* A --daemon name without a slash is a socket in the current directory,
+	 * not a port name. */
+	if (daemon && !strchr(daemon, '/')) {
+		if (snprintf(where, cap, "./%s", daemon) >= (int)cap) {
+			fprintf(stderr, "%s: --daemon %s: too long\n", h->prog, daemon);
+			return -1;
+		}
+	} else if (irnet_client_socket_path(target, where, cap, err, sizeof(err)) < 0) {
+		if (!daemon)
+			return 0;
+		fprintf(stderr, "%s: --daemon %s: %s\n", h->prog, daemon, err);
+		return -1;
+	}
+	if (!daemon && (stat(where, &st) < 0 || !S_ISSOCK(st.st_mode)))
+		return 0;
+	if (irnet_client_open(where, h->prog, cl, err, sizeof(err)) < 0) {
+		if (!daemon) {
+			if (h->verbose)
+				fprintf(stderr, "%s: %s: no irdad (%s): opening the port\n", h->prog,
+					where, err);
+			return 0;
+		}
+		fprintf(stderr, "%s: cannot reach irdad: %s\n", h->prog, err);
+		return -1;
+	}
+	if (h->verbose)
+		fprintf(stderr, "%s: through irdad at %s\n", h->prog, where);
+	return 1;
 }

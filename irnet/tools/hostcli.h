@@ -10,7 +10,8 @@
  * while still root, the event loop gets SIGINT/SIGTERM (they end it),
  * the port's UUCP lock is handed to the user we become (so the close can
  * remove it), then root is dropped and the system-call allow-list
- * installed.
+ * installed.  Also whether a program works through irdad instead
+ * (hostcli_daemon_session: --daemon, or -D's /run/irnet/PORT.sock).
  *
  * Does not own: a program's own options or its short letters (the device
  * is -D in both; irdiscover also takes its older -d, which in irspray is
@@ -110,6 +111,20 @@ void hostcli_usage(FILE *f);
  * is said on stderr, sets port_failed and ends the loop.  Returns 0, or the
  * exit code after saying why on stderr; call hostcli_finish() either way. */
 int hostcli_start(struct hostcli *h, struct stack_config *cfg);
+struct irnet_client;
+
+/*
+ * Whether a program does its job through irdad instead of opening the
+ * port: with daemon (--daemon SOCKET) always; else, unless no_daemon
+ * (--no-daemon), when -D DEVICE names a port whose control socket
+ * (/run/irnet/PORT.sock) exists and a session opens on it (irdad holds
+ * the port then).  Returns 1 with *cl open and the socket's path in
+ * where, 0 to open the port, or -1 after saying why on stderr (--daemon's
+ * socket unusable).
+ */
+int hostcli_daemon_session(const struct hostcli *h, const char *daemon, bool no_daemon,
+			   struct irnet_client **cl, char *where, size_t cap);
+
 /* Frees the loop, closes the port and the capture.  Returns rc, or
  * HOSTCLI_EXIT_JOB if rc was 0 and the capture could not be completed. */
 int hostcli_finish(struct hostcli *h, int rc);

@@ -17,6 +17,8 @@
 #include "dongle.h"
 #include "eloop.h"
 #include "hostcli.h"
+#include "irnet_client.h"
+#include "irnet_names.h"
 #include "irlap.h"
 #include "stack.h"
 #include "station.h"
@@ -48,18 +50,6 @@ struct ias_answer {
 	char text[IAS_OCTETS_MAX * 2 + 1];
 };
 
-/* The service hint bits (IrLMP hint bytes 1 and 2). */
-static const struct hint_name {
-	uint8_t byte, bit;
-	const char *name;
-} hint_names[] = {
-	{ 0, 0x01, "PnP" }, { 0, 0x02, "PDA" }, { 0, 0x04, "Computer" },
-	{ 0, 0x08, "Printer" }, { 0, 0x10, "Modem" }, { 0, 0x20, "Fax" },
-	{ 0, 0x40, "LAN" },
-	{ 1, 0x01, "Telephony" }, { 1, 0x02, "FileServer" }, { 1, 0x04, "IrCOMM" },
-	{ 1, 0x08, "Message" }, { 1, 0x10, "HTTP" }, { 1, 0x20, "OBEX" },
-};
-
 struct opts {
 	struct hostcli h;      /* device, dongle, speed, ..., and what start-up made */
 	const char *hints;
@@ -68,6 +58,8 @@ struct opts {
 	bool json, listen, connect, ias;
 	const char *services[MAX_SERVICES];
 	size_t nservices;
+	const char *daemon;    /* --daemon SOCKET */
+	bool no_daemon;        /* --no-daemon */
 };
 
 struct app {
@@ -98,7 +90,8 @@ struct app {
 
 static void usage(FILE *f)
 {
-	fputs("usage: irdiscover -D DEVICE [--slots N] [--timeout S] [--hints LIST] [--json]\n"
+	fputs("usage: irdiscover {-D DEVICE | --daemon SOCKET} [--slots N] [--timeout S]\n"
+	      "                  [--hints LIST] [--json] [--no-daemon]\n"
 	      "                  [--connect] [--no-ias] [--listen [--service CLASS]...]\n"
 	      "                  [--dongle TYPE[:OPTS]] [--speed BAUD] [--min-turnaround US]\n"
 	      "                  [--nickname NAME] [--pcap FILE] [--user USER]\n"
@@ -114,7 +107,10 @@ static void usage(FILE *f)
 	      "  --no-ias              do not ask the stations' IAS for their services\n"
 	      "  --listen              answer discovery (and accept links) until SIGINT/SIGTERM\n"
 	      "  --service CLASS       with --listen: offer CLASS in our IAS with a TinyTP LSAP\n"
-	      "                        (up to 4 times)\n", f);
+	      "                        (up to 4 times)\n"
+	      "  --daemon SOCKET       ask irdad's control socket instead of opening the port;\n"
+	      "                        also when -D's /run/irnet/PORT.sock takes a session\n"
+	      "  --no-daemon           open the port even when irdad serves it\n", f);
 	hostcli_usage(f);
 	fputs("Exit: 0 found a station (and --connect: the link worked; and its IAS answered)\n"
 	      "(--listen: ended by a signal), 1 none found, an IAS failure or an I/O failure,\n"
@@ -132,13 +128,13 @@ static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
 static bool parse_hints(const char *list, uint8_t hints[2], char *bad, size_t badlen)
 {
 	struct cursor c, word;
+	uint16_t all = 0;
 
-	hints[0] = hints[1] = 0;
 	cursor_init(&c, list, strlen(list));
 	while (!cursor_at_end(&c)) {
 		const uint8_t *start = c.data + c.pos;
 		size_t n = 0;
-		bool known = false;
+		uint16_t bit;
 		uint8_t ch;
 
 		while (cursor_peek_u8(&c, &ch) && ch != ',') {
@@ -146,63 +142,35 @@ static bool parse_hints(const char *list, uint8_t hints[2], char *bad, size_t ba
 			n++;
 		}
 		cursor_init(&word, start, n);
-		for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++) {
-			if (strlen(hint_names[i].name) == n &&
-			    strncasecmp(hint_names[i].name, (const char *)start, n) == 0) {
-				hints[hint_names[i].byte] |= hint_names[i].bit;
-				known = true;
-			}
-		}
-		if (!known) {
+		bit = irnet_hint_by_name((const char *)start, n);
+		if (!bit) {
 			if (!cursor_to_cstr(&word, bad, badlen))
 				snprintf(bad, badlen, "(too long)");
 			return false;
 		}
+		all |= bit;
 		cursor_skip(&c, 1);
 	}
+	hints[0] = (uint8_t)(all >> 8);
+	hints[1] = (uint8_t)all;
 	return true;
-}
-
-static const char *charset_name(uint8_t cs)
-{
-	static const char *const iso[] = { "iso-8859-1", "iso-8859-2", "iso-8859-3",
-		"iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7", "iso-8859-8",
-		"iso-8859-9" };
-
-	if (cs == 0)
-		return "ascii";
-	if (cs <= 9)
-		return iso[cs - 1];
-	return cs == 0xff ? "unicode" : "unknown";
 }
 
 /* Nicknames are outside data: printable ASCII kept, the rest as \xNN. */
 static void nickname_text(const struct irlap_discovery_info *in, char *buf, size_t cap)
 {
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < in->nickname_len && i < IRLAP_NICKNAME_MAX; i++) {
-		uint8_t ch = in->nickname[i];
-		int n = (ch >= 0x20 && ch < 0x7f && ch != '\\') ?
-			snprintf(buf + o, cap - o, "%c", ch) :
-			snprintf(buf + o, cap - o, "\\x%02x", ch);
-
-		if (n < 0 || (size_t)n >= cap - o)
-			break;
-		o += (size_t)n;
-	}
+	irnet_bytes_text(in->nickname, in->nickname_len < IRLAP_NICKNAME_MAX ? in->nickname_len :
+			 IRLAP_NICKNAME_MAX, buf, cap);
 }
 
 static void hints_words(const struct irlap_discovery_info *in,
 			void (*add)(void *ctx, const char *w), void *ctx)
 {
-	for (size_t i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++) {
-		const struct hint_name *h = &hint_names[i];
+	uint16_t bits = irnet_hints_from_bytes(in->hints, in->nhints);
 
-		if (h->byte < in->nhints && (in->hints[h->byte] & h->bit))
-			add(ctx, h->name);
-	}
+	for (size_t i = 0; i < irnet_hint_names_n; i++)
+		if (bits & irnet_hint_names[i].bit)
+			add(ctx, irnet_hint_names[i].name);
 }
 
 static void add_text(void *ctx, const char *w)
@@ -296,7 +264,7 @@ static void print_result(const struct app *a)
 			hints_words(&p->info, add_text, hints);
 			hint_hex(&p->info, hex, sizeof(hex));
 			printf("0x%08x  %-20s  charset=%s  hints=%s (%s)\n", p->daddr, nick,
-			       charset_name(p->info.charset), hints[0] ? hints : "none", hex);
+			       irnet_charset_name(p->info.charset), hints[0] ? hints : "none", hex);
 			print_services(a, i);
 		}
 		if (a->o.connect && a->link_done)
@@ -321,7 +289,7 @@ static void print_result(const struct app *a)
 		hints_words(&p->info, add_json, h);
 		json_object_object_add(o, "address", json_object_new_string(addr));
 		json_object_object_add(o, "nickname", json_object_new_string(nick));
-		json_object_object_add(o, "charset", json_object_new_string(charset_name(p->info.charset)));
+		json_object_object_add(o, "charset", json_object_new_string(irnet_charset_name(p->info.charset)));
 		json_object_object_add(o, "hint_bytes", json_object_new_string(hex));
 		json_object_object_add(o, "hints", h);
 		if (a->o.ias) {
@@ -362,26 +330,19 @@ static int discover(struct app *a)
  * \xNN (strings), or hex (octets). */
 static void answer_text(struct ias_answer *ans, const struct ias_value *v)
 {
-	size_t o = 0, cap = sizeof(ans->text);
-
 	ans->type = v->type;
 	ans->integer = v->integer;
 	ans->text[0] = '\0';
 	if (v->type == IAS_INTEGER) {
-		snprintf(ans->text, cap, "%d", (int)v->integer);
+		snprintf(ans->text, sizeof(ans->text), "%d", (int)v->integer);
 		return;
 	}
-	for (size_t i = 0; i < v->len; i++) {
-		uint8_t ch = v->bytes[i];
-		int n = v->type == IAS_OCTETS ? snprintf(ans->text + o, cap - o, "%02x", ch) :
-			(ch >= 0x20 && ch < 0x7f && ch != '\\') ?
-			snprintf(ans->text + o, cap - o, "%c", ch) :
-			snprintf(ans->text + o, cap - o, "\\x%02x", ch);
-
-		if (n < 0 || (size_t)n >= cap - o)
-			break;
-		o += (size_t)n;
+	if (v->type == IAS_STRING) {
+		irnet_bytes_text(v->bytes, v->len, ans->text, sizeof(ans->text));
+		return;
 	}
+	for (size_t i = 0; i < v->len && 2 * i + 2 < sizeof(ans->text); i++)
+		snprintf(ans->text + 2 * i, sizeof(ans->text) - 2 * i, "%02x", v->bytes[i]);
 }
 
 static void ias_next(struct app *a);
@@ -575,6 +536,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "connect", no_argument, NULL, 'c' },
 		{ "no-ias", no_argument, NULL, 'I' },
 		{ "service", required_argument, NULL, 'R' },
+		{ "daemon", required_argument, NULL, 'A' },
+		{ "no-daemon", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -599,6 +562,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'l': o->listen = true; break;
 		case 'c': o->connect = true; break;
 		case 'I': o->ias = false; break;
+		case 'A': o->daemon = optarg; break;
+		case 'N': o->no_daemon = true; break;
 		case 'R':
 			if (o->nservices == MAX_SERVICES) {
 				fprintf(stderr, "irdiscover: --service %s: at most %d services\n",
@@ -648,6 +613,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "irdiscover: --hints %s: unknown hint '%s'\n", o->hints, bad);
 		return -1;
 	}
+	if (o->daemon && (o->no_daemon || o->listen || o->connect)) {
+		fprintf(stderr, "irdiscover: --daemon: not with %s\n", o->no_daemon ? "--no-daemon" :
+			o->listen ? "--listen (irdad answers discovery itself)" : "--connect");
+		return -1;
+	}
+	if (o->daemon && !o->h.device)
+		o->h.device = o->daemon;   /* for the checks and the messages */
 	return hostcli_check(&o->h, "-D (or -d)");
 }
 
@@ -699,6 +671,124 @@ static void set_hints(const struct opts *o, struct station_config *sc)
 	}
 }
 
+/* The listing is over (owning the port or through irdad): prints it and
+ * says what is missing.  Returns the exit code. */
+static int finish_listing(struct app *a)
+{
+	int rc;
+
+	print_result(a);
+	if (a->o.h.verbose)
+		fprintf(stderr, "irdiscover: %zu station(s) after %u round(s), %llu ms\n",
+			a->npeers, a->rounds,
+			(unsigned long long)((eloop_now_us() - a->t0) / 1000));
+	if (a->npeers == 0 && !a->o.json)
+		fprintf(stderr, "irdiscover: %s: no station in range within %u s\n",
+			a->o.h.device, a->o.timeout_s);
+	rc = a->npeers && (!a->o.connect || a->link_done) ? 0 : EXIT_JOB;
+	if (a->npeers && a->o.ias && (!a->ias_done || a->ias_failed)) {
+		fprintf(stderr, "irdiscover: %s: IAS %s\n", a->o.h.device,
+			a->ias_done ? "query failed" : "not done in time");
+		rc = EXIT_JOB;
+	}
+	if (a->o.connect && a->npeers && !a->link_ended)
+		fprintf(stderr, "irdiscover: %s: link not done within %u s\n", a->o.h.device,
+			a->o.timeout_s);
+	return rc;
+}
+
+/* --daemon: an IAS answer from irdad as the stack would have given it.
+ * irdad says ENOENT for both "no such class" and "no such attribute"
+ * and tells them apart only in its text. */
+static void daemon_answer(struct ias_answer *ans, int r, const char *why,
+			  const struct irnet_ias_value *v, size_t n)
+{
+	struct ias_value iv = { .type = IAS_MISSING };
+
+	if (r == -ENOENT)
+		ans->ret = strstr(why, "no such attribute") ? IAS_NO_SUCH_ATTRIBUTE :
+			   strstr(why, "no such class") ? IAS_NO_SUCH_CLASS : IAS_UNSUPPORTED;
+	else if (r == -EHOSTUNREACH)
+		ans->ret = strstr(why, "no answer") ? -ETIMEDOUT : -ECONNRESET;
+	else
+		ans->ret = r < 0 ? r : IAS_SUCCESS;
+	if (ans->ret != IAS_SUCCESS)
+		return;
+	if (n > 0) {
+		iv = (struct ias_value){ .type = v->type == IRDAD_IAS_INT ? IAS_INTEGER :
+					 v->type == IRDAD_IAS_OCTETS ? IAS_OCTETS :
+					 v->type == IRDAD_IAS_STRING ? IAS_STRING : IAS_MISSING,
+					 .integer = (int32_t)v->integer, .charset = v->charset,
+					 .bytes = v->bytes, .len = v->len };
+	}
+	answer_text(ans, &iv);
+}
+
+/* --daemon: discovery (fresh, again until one station answers or the
+ * timeout) and the IAS walk through irdad; the result as without it. */
+static int daemon_listing(struct app *a, struct irnet_client *cl, const char *where)
+{
+	static struct irnet_station st[IRLAP_MAX_PEERS];
+	static struct irnet_ias_value v[1];
+	uint64_t deadline;
+	size_t n = 0;
+
+	a->t0 = eloop_now_us();
+	deadline = a->t0 + (uint64_t)a->o.timeout_s * 1000000u;
+	while (n == 0 && eloop_now_us() < deadline) {
+		a->rounds++;
+		if (irnet_client_discover(cl, true, st, IRLAP_MAX_PEERS, &n,
+					  (int)((deadline - eloop_now_us()) / 1000) + 1) < 0) {
+			fprintf(stderr, "irdiscover: %s: discovery: %s\n", where,
+				irnet_client_error(cl));
+			return EXIT_JOB;
+		}
+	}
+	a->npeers = n > IRLAP_MAX_PEERS ? IRLAP_MAX_PEERS : n;
+	a->found_us = eloop_now_us();
+	for (size_t i = 0; i < a->npeers; i++) {
+		struct irlap_discovery_info *in = &a->peers[i].info;
+
+		a->peers[i].daddr = st[i].addr;
+		in->hints[0] = (uint8_t)(st[i].hints >> 8);
+		in->hints[1] = (uint8_t)st[i].hints;
+		in->nhints = in->hints[0] & 0x80 ? 2 : 1;
+		in->charset = st[i].charset;
+		in->nickname_len = (uint8_t)(st[i].nickname_len < IRLAP_NICKNAME_MAX ?
+					     st[i].nickname_len : IRLAP_NICKNAME_MAX);
+		memcpy(in->nickname, st[i].nickname, in->nickname_len);
+	}
+	deadline = eloop_now_us() + (uint64_t)a->o.timeout_s * 1000000u;
+	for (size_t i = 0; a->o.ias && i < a->npeers; i++) {
+		for (size_t q = 0; q < N_ASKS; q++) {
+			struct ias_answer *ans = &a->answers[i][q];
+			uint64_t now = eloop_now_us();
+			size_t nv = 0;
+			int r;
+
+			if (now >= deadline)
+				return finish_listing(a);
+			r = irnet_client_ias_query(cl, a->peers[i].daddr, ias_asks[q].class_name,
+						   ias_asks[q].attr, v, 1, &nv,
+						   (int)((deadline - now) / 1000) + 1);
+			daemon_answer(ans, r, irnet_client_error(cl), v, nv);
+			if (a->o.h.verbose)
+				fprintf(stderr, "irdiscover: IAS 0x%08x %s %s: %s\n", a->peers[i].daddr,
+					ias_asks[q].class_name, ias_asks[q].attr,
+					r < 0 ? irnet_client_error(cl) : ans->text);
+			if (ans->ret < 0) {
+				/* As owning the port: the rest would fail alike. */
+				a->ias_failed = true;
+				for (size_t k = q + 1; k < N_ASKS; k++)
+					a->answers[i][k].ret = ans->ret;
+				break;
+			}
+		}
+	}
+	a->ias_done = true;
+	return finish_listing(a);
+}
+
 int main(int argc, char **argv)
 {
 	struct app a;
@@ -709,6 +799,27 @@ int main(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	if (parse_args(argc, argv, &a.o) < 0)
 		return EXIT_USAGE;
+	{
+		struct irnet_client *cl;
+		char where[256];
+
+		r = hostcli_daemon_session(&a.o.h, a.o.daemon, a.o.no_daemon, &cl, where,
+					   sizeof(where));
+		if (r < 0)
+			return EXIT_JOB;
+		if (r > 0) {
+			if (a.o.listen || a.o.connect) {
+				fprintf(stderr, "irdiscover: %s: irdad serves this port: %s is not "
+					"done through it (--no-daemon: only once irdad is stopped)\n",
+					where, a.o.listen ? "--listen" : "--connect");
+				irnet_client_close(cl);
+				return EXIT_USAGE;
+			}
+			rc = daemon_listing(&a, cl, where);
+			irnet_client_close(cl);
+			return rc;
+		}
+	}
 	rc = hostcli_start(&a.o.h, &cfg);
 	if (rc)
 		goto out;
@@ -751,23 +862,7 @@ int main(int argc, char **argv)
 	if (a.o.listen) {
 		rc = 0;
 	} else {
-		print_result(&a);
-		if (a.o.h.verbose)
-			fprintf(stderr, "irdiscover: %zu station(s) after %u round(s), %llu ms\n",
-				a.npeers, a.rounds,
-				(unsigned long long)((eloop_now_us() - a.t0) / 1000));
-		if (a.npeers == 0 && !a.o.json)
-			fprintf(stderr, "irdiscover: %s: no station in range within %u s\n",
-				a.o.h.device, a.o.timeout_s);
-		rc = a.npeers && (!a.o.connect || a.link_done) ? 0 : EXIT_JOB;
-		if (a.npeers && a.o.ias && (!a.ias_done || a.ias_failed)) {
-			fprintf(stderr, "irdiscover: %s: IAS %s\n", a.o.h.device,
-				a.ias_done ? "query failed" : "not done in time");
-			rc = EXIT_JOB;
-		}
-		if (a.o.connect && a.npeers && !a.link_ended)
-			fprintf(stderr, "irdiscover: %s: link not done within %u s\n", a.o.h.device,
-				a.o.timeout_s);
+		rc = finish_listing(&a);
 		if (a.o.h.verbose) {
 			const struct station_counters *c = station_counters(a.st);
 

@@ -6,6 +6,9 @@
  * listener checks and (by default) echoes back for the sender to check.
  * The pattern is a function of the byte's offset in its stream, so a
  * stream connection, which keeps no SDU boundaries, is checked alike.
+ * This file runs it on irspray's own stack (owning the port); through
+ * irdad (--daemon) it is irspray_daemon.c, with the same transfer
+ * (spray_xfer).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -23,50 +26,31 @@
 #include "eloop.h"
 #include "hostcli.h"
 #include "ias.h"
+#include "irnet_client.h"
+#include "spray_xfer.h"
 #include "stack.h"
 #include "ttp.h"
 
 #define EXIT_JOB HOSTCLI_EXIT_JOB
 #define EXIT_USAGE HOSTCLI_EXIT_USAGE
-#define MAX_STREAMS 4
-#define MAX_SDU 4096
+#define MAX_STREAMS SPRAY_MAX_STREAMS
+#define MAX_SDU SPRAY_MAX_SDU
 /* How often a sender looks whether IrLAP has its last frame acknowledged. */
 #define TICK_US 2000
-#define LSAP_ATTR "IrDA:TinyTP:LsapSel"
-#define NLISTENERS 4
-
-/* The listener's classes: [stream?][discard?]. */
-static const char *const spray_class[2][2] = {
-	{ "IrSpray", "IrSpray:Discard" },
-	{ "IrSpray:Stream", "IrSpray:Stream:Discard" },
-};
+#define LSAP_ATTR SPRAY_LSAP_ATTR
+#define NLISTENERS SPRAY_NCLASSES
 
 static const char *mode_name(enum ttp_mode m)
 {
-	return m == TTP_MODE_SAR ? "SAR" : "stream";
+	return spray_mode_name(m == TTP_MODE_STREAM);
 }
-
-/* Stream byte i: the same for every stream and both directions. */
-static uint8_t spray_byte(uint64_t i)
-{
-	return (uint8_t)(i * 7u + (i >> 11) + (i >> 19));
-}
-
-struct spray_opts {
-	struct hostcli h;      /* device, dongle, speed, ..., and what start-up made */
-	uint64_t count, size;
-	unsigned streams, timeout_s;
-	bool unidir, listen, stream, mixed;
-	const char *class_name;  /* --class: instead of the IrSpray class */
-};
 
 /* One TinyTP connection, either end. */
 struct stream {
 	struct ttp *t;
-	bool used, connected, closed, done, echo;
+	bool used, connected, closed, done;
 	enum ttp_mode mode;                  /* as negotiated (ttp_mode) */
-	uint64_t tx, rx, tx_goal, rx_goal;  /* bytes */
-	uint64_t t_start, t_tx_end, t_rx_end;
+	struct spray_counts c;               /* c.stream follows mode */
 	uint8_t held[MAX_SDU];               /* echo side: bytes waiting for room */
 	size_t held_len, held_off;           /* held_off: already sent (stream) */
 };
@@ -95,25 +79,6 @@ struct spray {
 
 static void finish_stream(struct spray *sp, struct stream *s);
 
-static double secs(uint64_t us)
-{
-	return (double)us / 1e6;
-}
-
-/* A duration that is 0 when its end never came (no data). */
-static uint64_t span_us(uint64_t start, uint64_t end)
-{
-	return end > start ? end - start : 0;
-}
-
-static void report(const char *what, uint64_t bytes, uint64_t us)
-{
-	double s = secs(us);
-
-	printf("%s %llu bytes in %.3f seconds (%.2f kbytes/s)\n", what,
-	       (unsigned long long)bytes, s, s > 0 ? (double)bytes / 1024.0 / s : 0.0);
-}
-
 /* The echo side's held bytes go back: whole with SAR, in pieces that fit
  * a PDU on a stream.  False while some wait for room. */
 static bool send_held(struct stream *s)
@@ -126,7 +91,7 @@ static bool send_held(struct stream *s)
 		if (ttp_send(s->t, s->held + s->held_off, n) != 0)
 			return false;
 		s->held_off += n;
-		s->tx += n;
+		s->c.tx += n;
 	}
 	s->held_len = s->held_off = 0;
 	return true;
@@ -139,18 +104,8 @@ static void stream_read(struct spray *sp, struct stream *s)
 	long n = 0;
 
 	while (s->t && s->held_len == 0 && (n = ttp_recv(s->t, buf, sizeof(buf))) > 0) {
-		for (long k = 0; k < n; k++) {
-			if (buf[k] != spray_byte(s->rx + (uint64_t)k) && !sp->bad) {
-				fprintf(stderr, "irspray: data mismatch at byte %llu of a stream: "
-					"0x%02x, expected 0x%02x\n",
-					(unsigned long long)(s->rx + (uint64_t)k), buf[k],
-					spray_byte(s->rx + (uint64_t)k));
-				sp->bad = true;
-			}
-		}
-		s->rx += (uint64_t)n;
-		s->t_rx_end = eloop_now_us();
-		if (s->echo) {
+		spray_take(&s->c, buf, (size_t)n, eloop_now_us(), &sp->bad);
+		if (s->c.echo) {
 			memcpy(s->held, buf, (size_t)n);
 			s->held_len = (size_t)n;
 			s->held_off = 0;
@@ -169,17 +124,11 @@ static void stream_write(struct spray *sp, struct stream *s)
 {
 	uint8_t buf[MAX_SDU];
 
-	while (s->t && s->connected && s->tx < s->tx_goal) {
-		size_t n = (size_t)sp->o.size, max = ttp_max_send(s->t);
+	while (s->t && s->connected && s->c.tx < s->c.tx_goal) {
+		size_t max = ttp_max_send(s->t), n = spray_next_write(&s->c, sp->o.size, max);
 		int r;
 
-		if (s->mode == TTP_MODE_STREAM) {
-			n -= (size_t)(s->tx % sp->o.size);  /* the rest of this write */
-			if (n > max)
-				n = max;
-		}
-		for (size_t k = 0; k < n; k++)
-			buf[k] = spray_byte(s->tx + k);
+		spray_fill(buf, n, s->c.tx);
 		r = ttp_send(s->t, buf, n);
 		if (r == -EMSGSIZE && !sp->failed) {
 			fprintf(stderr, "irspray: %s: -b %zu: the peer takes SDUs of at most %zu "
@@ -189,13 +138,13 @@ static void stream_write(struct spray *sp, struct stream *s)
 		}
 		if (r != 0)
 			break;
-		s->tx += n;
+		s->c.tx += n;
 	}
 	/* Transmitted: every SDU handed to IrLMP, and IrLAP holds no frame
 	 * the peer has not acknowledged. */
-	if (s->t && s->tx == s->tx_goal && !s->t_tx_end && ttp_tx_pending(s->t) == 0 &&
+	if (s->t && s->c.tx == s->c.tx_goal && !s->c.t_tx_end && ttp_tx_pending(s->t) == 0 &&
 	    irlap_pending(station_irlap(stack_station(sp->stk))) == 0)
-		s->t_tx_end = eloop_now_us();
+		s->c.t_tx_end = eloop_now_us();
 }
 
 /* Everything a stream can do now: the held echo SDU, reading, sending. */
@@ -215,9 +164,9 @@ static uint64_t stream_wait_us(const struct spray *sp, const struct stream *s)
 {
 	if (sp->o.listen || !s->used || s->done || !s->t)
 		return UINT64_MAX;
-	if (s->t_tx_end && s->rx >= s->rx_goal)
+	if (s->c.t_tx_end && s->c.rx >= s->c.rx_goal)
 		return 0;
-	if (s->connected && s->tx == s->tx_goal && !s->t_tx_end)
+	if (s->connected && s->c.tx == s->c.tx_goal && !s->c.t_tx_end)
 		return TICK_US;
 	return UINT64_MAX;
 }
@@ -240,17 +189,12 @@ static void arm_tick(struct spray *sp)
  * echoed, what came back), and why. */
 static void stream_lost(struct spray *sp, const struct stream *s, enum irlmp_reason reason)
 {
-	char back[80] = "";
+	char why[80];
 
-	if (!sp->o.unidir)
-		snprintf(back, sizeof(back), ", %llu of %llu came back",
-			 (unsigned long long)s->rx, (unsigned long long)s->rx_goal);
-	fprintf(stderr, "irspray: %s: stream %u (%s) was closed%s (IrLMP reason 0x%02x: %s): "
-		"%llu of %llu bytes sent%s\n",
-		sp->o.h.device, (unsigned)(s - sp->s) + 1, mode_name(s->mode),
-		s->connected ? "" : " before it was accepted", (unsigned)reason,
-		irlmp_reason_name(reason), (unsigned long long)s->tx,
-		(unsigned long long)s->tx_goal, back);
+	snprintf(why, sizeof(why), "IrLMP reason 0x%02x: %s", (unsigned)reason,
+		 irlmp_reason_name(reason));
+	spray_lost(sp->o.h.device, (unsigned)(s - sp->s) + 1, &s->c, s->connected, sp->o.unidir,
+		   why);
 	sp->failed = true;
 	eloop_terminate(sp->loop);
 }
@@ -278,7 +222,7 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 			ttp_disconnect(ev->ttp);
 			return;
 		}
-		*s = (struct stream){ .used = true, .t = ev->ttp, .echo = (which & 1) == 0 };
+		*s = (struct stream){ .used = true, .t = ev->ttp, .c.echo = (which & 1) == 0 };
 	}
 	if (!s)
 		return;
@@ -286,11 +230,12 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 	case TTP_EV_CONNECTED:
 		s->connected = true;
 		s->mode = ttp_mode(s->t);
-		s->t_start = eloop_now_us();
+		s->c.stream = s->mode == TTP_MODE_STREAM;
+		s->c.t_start = eloop_now_us();
 		if (!sp->t_first)
-			sp->t_first = s->t_start;
+			sp->t_first = s->c.t_start;
 		if (sp->o.listen && sp->o.h.verbose)
-			fprintf(stderr, "irspray: connection (%s, %s)\n", s->echo ? "echo" : "discard",
+			fprintf(stderr, "irspray: connection (%s, %s)\n", s->c.echo ? "echo" : "discard",
 				mode_name(s->mode));
 		stream_write(sp, s);
 		break;
@@ -304,12 +249,7 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 		s->t = NULL;
 		s->closed = true;
 		if (sp->o.listen) {
-			uint64_t span = span_us(s->t_start, s->t_rx_end);
-
-			if (s->echo)
-				report("Transmitted", s->tx, span);
-			report("Received", s->rx, span);
-			fflush(stdout);
+			spray_report_served(&s->c);
 			s->used = false;
 		} else if (!s->done) {
 			stream_lost(sp, s, ev->reason);
@@ -339,7 +279,7 @@ static void on_tick(struct eloop *loop, void *ctx)
 		if (!s->used)
 			continue;
 		stream_service(sp, s);
-		if (!sp->o.listen && !s->done && s->t && s->t_tx_end && s->rx >= s->rx_goal)
+		if (!sp->o.listen && !s->done && s->t && s->c.t_tx_end && s->c.rx >= s->c.rx_goal)
 			finish_stream(sp, s);
 		all = all && s->done;
 	}
@@ -355,17 +295,13 @@ static void on_tick(struct eloop *loop, void *ctx)
 /* The IAS class a sender looks up for a mode. */
 static const char *class_for(const struct spray *sp, enum ttp_mode mode)
 {
-	if (sp->o.class_name)
-		return sp->o.class_name;
-	return spray_class[mode == TTP_MODE_STREAM][sp->o.unidir];
+	return spray_class_for(&sp->o, mode == TTP_MODE_STREAM);
 }
 
 /* Stream i's mode: --mixed alternates SAR and stream. */
 static enum ttp_mode stream_mode(const struct spray *sp, unsigned i)
 {
-	if (sp->o.mixed)
-		return i % 2 ? TTP_MODE_STREAM : TTP_MODE_SAR;
-	return sp->o.stream ? TTP_MODE_STREAM : TTP_MODE_SAR;
+	return spray_stream_is_stream(&sp->o, i) ? TTP_MODE_STREAM : TTP_MODE_SAR;
 }
 
 static void open_streams(struct spray *sp)
@@ -381,9 +317,8 @@ static void open_streams(struct spray *sp)
 		struct stream *s = &sp->s[i];
 
 		tc.mode = stream_mode(sp, i);
-		*s = (struct stream){ .used = true, .mode = tc.mode,
-				      .tx_goal = sp->o.count * sp->o.size,
-				      .rx_goal = sp->o.unidir ? 0 : sp->o.count * sp->o.size };
+		*s = (struct stream){ .used = true, .mode = tc.mode };
+		spray_counts_init(&sp->o, &s->c, tc.mode == TTP_MODE_STREAM);
 		s->t = ttp_connect(lm, sp->peer, (uint8_t)sp->look[tc.mode].lsap, &tc, on_ttp, sp,
 				   stack_now(sp->stk));
 		if (!s->t) {
@@ -490,11 +425,12 @@ static void on_deadline(struct eloop *loop, void *ctx)
 
 static void usage(FILE *f)
 {
-	fputs("usage: irspray -D DEVICE [-n COUNT] [-b SIZE] [-d] [--streams N] [--stream | --mixed]\n"
-	      "               [--class NAME] [--timeout S]\n"
+	fputs("usage: irspray {-D DEVICE | --daemon SOCKET} [-n COUNT] [-b SIZE] [-d]\n"
+	      "               [--streams N] [--stream | --mixed] [--class NAME] [--timeout S]\n"
+	      "               [--no-daemon]\n"
 	      "               [--dongle TYPE[:OPTS]] [--speed BAUD] [--min-turnaround US]\n"
 	      "               [--pcap FILE] [--user USER] [--lock-dir DIR] [--no-seccomp] [-v]\n"
-	      "       irspray --listen -D DEVICE [--nickname NAME] [options]\n"
+	      "       irspray --listen {-D DEVICE | --daemon SOCKET} [--nickname NAME] [options]\n"
 	      "TinyTP throughput test over IrDA (irdaspray style).\n"
 	      "  -D, --device DEVICE   the serial port (or pty)\n"
 	      "  -n, --count COUNT     SDUs (writes) per stream; 0: connect and close (default 100)\n"
@@ -506,7 +442,10 @@ static void usage(FILE *f)
 	      "  --class NAME          look up this IAS class instead of IrSpray's\n"
 	      "  --timeout S           give up after S seconds (default 60)\n"
 	      "  --listen              take connections (IrSpray, IrSpray:Discard, IrSpray:Stream,\n"
-	      "                        IrSpray:Stream:Discard) until SIGINT/SIGTERM\n", f);
+	      "                        IrSpray:Stream:Discard) until SIGINT/SIGTERM\n"
+	      "  --daemon SOCKET       work through irdad's control socket, not the port; also\n"
+	      "                        when -D's /run/irnet/PORT.sock takes a session\n"
+	      "  --no-daemon           open the port even when irdad serves it\n", f);
 	hostcli_usage(f);
 	fputs("Exit: 0 all bytes went and came back intact, 1 a mismatch, a lost stream, a\n"
 	      "timeout or an I/O failure, 2 usage error.\n", f);
@@ -534,6 +473,8 @@ static int parse(int argc, char **argv, struct spray_opts *o)
 		{ "stream", no_argument, NULL, 's' },
 		{ "mixed", no_argument, NULL, 'm' },
 		{ "class", required_argument, NULL, 'c' },
+		{ "daemon", required_argument, NULL, 'A' },
+		{ "no-daemon", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -556,6 +497,8 @@ static int parse(int argc, char **argv, struct spray_opts *o)
 		case 'l': o->listen = true; break;
 		case 's': o->stream = true; break;
 		case 'm': o->mixed = true; break;
+		case 'A': o->daemon = optarg; break;
+		case 'N': o->no_daemon = true; break;
 		case 'c':
 			if (!*optarg || strlen(optarg) > IAS_NAME_MAX)
 				opt = "--class", bad = "must be 1..60 bytes";
@@ -602,6 +545,12 @@ static int parse(int argc, char **argv, struct spray_opts *o)
 				      "irspray: --mixed: needs --streams 2..4\n", stderr);
 		return -1;
 	}
+	if (o->daemon && o->no_daemon) {
+		fputs("irspray: --daemon and --no-daemon: choose one\n", stderr);
+		return -1;
+	}
+	if (o->daemon && !o->h.device)
+		o->h.device = o->daemon;   /* for the checks and the messages */
 	return hostcli_check(&o->h, "-D (-d is --unidirectional)");
 }
 
@@ -636,23 +585,12 @@ static int listen_setup(struct spray *sp)
 
 static void summary(const struct spray *sp)
 {
-	uint64_t total = 0, span = sp->t_last - sp->t_first;
-	double line = (double)(sp->baud ? sp->baud : sp->o.h.speed) / 10.0, rate;
+	struct spray_counts c[MAX_STREAMS];
 
-	for (unsigned i = 0; i < sp->o.streams; i++) {
-		const struct stream *s = &sp->s[i];
-
-		report("Transmitted", s->tx, span_us(s->t_start, s->t_tx_end));
-		total += s->tx;
-		if (!sp->o.unidir) {
-			report("Received", s->rx, span_us(s->t_start, s->t_rx_end));
-			total += s->rx;
-		}
-	}
-	report("Total", total, span);
-	rate = span ? (double)total / secs(span) : 0.0;
-	printf("Efficiency %.1f%% of the line (%.0f bytes/s payload, %u baud = %.0f bytes/s)\n",
-	       100.0 * rate / line, rate, sp->baud ? sp->baud : sp->o.h.speed, line);
+	for (unsigned i = 0; i < sp->o.streams; i++)
+		c[i] = sp->s[i].c;
+	spray_summary(c, sp->o.streams, sp->o.unidir, sp->t_last - sp->t_first,
+		      sp->baud ? sp->baud : sp->o.h.speed);
 }
 
 int main(int argc, char **argv)
@@ -663,6 +601,17 @@ int main(int argc, char **argv)
 
 	if (parse(argc, argv, &sp.o) < 0)
 		return EXIT_USAGE;
+	{
+		struct irnet_client *cl;
+		char where[256];
+
+		r = hostcli_daemon_session(&sp.o.h, sp.o.daemon, sp.o.no_daemon, &cl, where,
+					   sizeof(where));
+		if (r < 0)
+			return EXIT_JOB;
+		if (r > 0)
+			return spray_daemon_run(&sp.o, cl, where);
+	}
 	rc = hostcli_start(&sp.o.h, &cfg);
 	if (rc)
 		goto out;

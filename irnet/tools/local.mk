@@ -5,6 +5,7 @@
 # The command line and start-up the host programs share (hostcli.h).
 noinst_LTLIBRARIES += irnet/tools/libhostcli.la
 irnet_tools_libhostcli_la_SOURCES = irnet/tools/hostcli.c irnet/tools/hostcli.h
+irnet_tools_libhostcli_la_LIBADD = irnet/api/libirnet_client.la
 
 bin_PROGRAMS += irnet/tools/irdiscover
 irnet_tools_irdiscover_SOURCES = irnet/tools/irdiscover.c
@@ -16,7 +17,8 @@ TESTS += tests/station-speed-switch.sh
 EXTRA_DIST += tests/station-lib.sh
 
 bin_PROGRAMS += irnet/tools/irspray
-irnet_tools_irspray_SOURCES = irnet/tools/irspray.c
+irnet_tools_irspray_SOURCES = irnet/tools/irspray.c irnet/tools/spray_xfer.c \
+	irnet/tools/spray_xfer.h irnet/tools/irspray_daemon.c
 irnet_tools_irspray_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la
 dist_man_MANS += man/irspray.1
 TESTS += tests/irspray-irwire.sh
@@ -57,3 +59,23 @@ dist_man_MANS += man/irdad.8
 TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py tests/irdad_irnet_test.py
 SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
+
+# irdactl: irdad's state through its API; only the client library.
+bin_PROGRAMS += irnet/tools/irdactl
+irnet_tools_irdactl_SOURCES = irnet/tools/irdactl.c
+irnet_tools_irdactl_CPPFLAGS = -include $(top_builddir)/config.h \
+	-I$(top_srcdir)/common -I$(top_srcdir)/irnet/api
+irnet_tools_irdactl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+irnet_tools_irdactl_LDADD = irnet/api/libirnet_client.la $(JSONC_LIBS)
+dist_man_MANS += man/irdactl.1
+# irdactl, irdiscover --daemon and irspray --daemon against two irdad over
+# irwire (about 40 s); under ASan too.
+TESTS += tests/irdad-tools.sh
+SANITIZER_TESTS += tests/irdad-tools.sh
+EXTRA_DIST += tests/irdad-tools.sh
+
+# `make bench`: irspray through irdad against irspray owning the port, and
+# irdad's CPU per MiB (tests/irdad-bench.sh).
+BENCHMARKS += tests/irdad-bench.sh
+EXTRA_DIST += tests/irdad-bench.sh
+bench: irnet/tools/irspray irnet/tools/irwire irnet/tools/irdad

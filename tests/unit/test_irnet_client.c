@@ -450,6 +450,9 @@ static void d_check_ias_add(const struct req *r)
 	      !memcmp(bytes, "test", 4));
 }
 
+/* What irdad names a session: longer than 32 bytes, within OWNER's 96. */
+#define LONG_OWNER "session 12 (irspray --listen --daemon, pid 4194303 uid 65534)"
+
 static void d_status_reply(int fd, uint32_t seq)
 {
 	uint8_t b[IRDAD_MSG_MAX];
@@ -471,7 +474,7 @@ static void d_status_reply(int fd, uint32_t seq)
 	irdad_put_u32(&wr, IRDAD_A_DADDR, BETA);
 	irdad_put_u8(&wr, IRDAD_A_LSAP, 0x13);
 	irdad_put_u8(&wr, IRDAD_A_PEER_LSAP, 0x0a);
-	irdad_put_str(&wr, IRDAD_A_OWNER, "test");
+	irdad_put_str(&wr, IRDAD_A_OWNER, LONG_OWNER);
 	irdad_nest_end(&wr);
 	d_send(fd, &wr, NULL, 0);
 }
@@ -710,7 +713,7 @@ static void every_request_answered(void **state)
 	assert_false(irnet_status_counter(st, "nothing", &v));
 	assert_int_equal(st->n_conns, 1);
 	assert_int_equal(st->conns[0].conn_id, 77);
-	assert_string_equal(st->conns[0].owner, "test");
+	assert_string_equal(st->conns[0].owner, LONG_OWNER);
 	free(st);
 
 	struct irnet_event ev;
