@@ -29,7 +29,8 @@ noinst_LTLIBRARIES += irnet/daemon/libirdad.la
 irnet_daemon_libirdad_la_SOURCES = \
 	irnet/daemon/conn_bridge.c irnet/daemon/conn_bridge.h \
 	irnet/daemon/api_server.c irnet/daemon/api_server.h \
-	irnet/daemon/api_requests.c irnet/daemon/api_requests.h
+	irnet/daemon/api_requests.c irnet/daemon/api_requests.h \
+	irnet/daemon/ircomm_pty.c irnet/daemon/ircomm_pty.h
 irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
 
 UNIT_TESTS += tests/unit/test_conn_bridge
@@ -37,3 +38,9 @@ tests_unit_test_conn_bridge_SOURCES = tests/unit/test_conn_bridge.c tests/unit/s
 	tests/unit/stack_pair.h
 tests_unit_test_conn_bridge_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_conn_bridge_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_ircomm_pty
+tests_unit_test_ircomm_pty_SOURCES = tests/unit/test_ircomm_pty.c tests/unit/stack_pair.c \
+	tests/unit/stack_pair.h
+tests_unit_test_ircomm_pty_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_ircomm_pty_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
