@@ -6,9 +6,10 @@
  *   - 256 KiB of pseudo-random data each way at once, checked byte for
  *     byte (the line runs 64 times faster than real time here);
  *   - a's program sets 57600 bit/s, two stop bits and RTS/CTS: b's
- *     endpoint reports that data rate, format 0x07 and flow 0x0c; b's program
- *     closes its slave: a's endpoint sees the peer's CD drop; a's closes:
- *     a hangs up, b listens again;
+ *     endpoint reports that data rate, format 0x07 and flow 0x0c; b's
+ *     program sets B0: a's endpoint sees the peer's CD drop, and rise
+ *     again with 19200; b's program closes its slave: CD drops again;
+ *     a's closes: a hangs up, b listens again;
  *   - the relay is cut for longer than the 3 s disconnect time: both see
  *     the link lost, a redials by itself while its program keeps the
  *     slave open, and data after it arrives intact;
@@ -186,6 +187,16 @@ static void on_event_a(void *ctx, const struct irlap_event *ev)
 		ircomm_pty_lap_event(r->ep[0], ev);
 }
 
+static void set_speed(int fd, speed_t sp)
+{
+	struct termios t;
+
+	assert_int_equal(tcgetattr(fd, &t), 0);
+	cfsetospeed(&t, sp);
+	cfsetispeed(&t, sp);
+	assert_int_equal(tcsetattr(fd, TCSANOW, &t), 0);
+}
+
 /* Returns true when the scenario is over. */
 static bool step_settings(struct rig *r)
 {
@@ -213,18 +224,34 @@ static bool step_settings(struct rig *r)
 		assert_int_equal(b.peer_data_format, 0x07);   /* 8N2 */
 		assert_int_equal(b.peer_flow_control, 0x0c);  /* RTS/CTS both ways */
 		assert_int_equal(a.our_data_rate, 57600);
-		/* b's program still has its slave open: a sees CD */
+		/* b's program has its slave open: a sees CD; now it hangs up with B0 */
 		assert_true(a.peer_lines & IRCOMM_DCE_CD);
-		r->before = a;
-		prog_close(r, 1);
+		set_speed(r->pg[1].fd, B0);
 		r->phase++;
 		return false;
 	case 2:
 		if (a.peer_lines & IRCOMM_DCE_CD)
 			return false;
-		/* only the lines changed: still connected */
+		/* only the lines changed: still connected, and B0 is no data rate */
 		assert_int_equal(a.state, IRCOMM_PTY_CONNECTED);
 		assert_int_equal(b.local_lines & IRCOMM_DTE_DTR, 0);
+		assert_int_equal(a.peer_data_rate, 9600);
+		set_speed(r->pg[1].fd, B19200);
+		r->phase++;
+		return false;
+	case 3:
+		if (!(a.peer_lines & IRCOMM_DCE_CD) || a.peer_data_rate != 19200)
+			return false;
+		/* the last program closes b's slave: DTR drops again */
+		prog_close(r, 1);
+		r->phase++;
+		return false;
+	case 4:
+		if (a.peer_lines & IRCOMM_DCE_CD)
+			return false;
+		assert_int_equal(a.state, IRCOMM_PTY_CONNECTED);
+		assert_int_equal(b.local_lines & IRCOMM_DTE_DTR, 0);
+		/* a's program closes: a hangs up, b listens again */
 		prog_close(r, 0);
 		r->phase++;
 		return false;
@@ -412,6 +439,9 @@ static void settings_and_carrier(void **state)
 	assert_int_equal(a.slave_opens, 0);
 	assert_int_equal(b.slave_opens, 0);
 	assert_int_equal(a.params_sent, 1);
+	/* 19200 after B0 (B0 alone sends no rate), 9600 when the last close
+	 * reset the line to raw 9600 */
+	assert_int_equal(b.params_sent, 2);
 	assert_int_equal(b.link_losses, 1);  /* a hung up */
 	assert_int_equal(a.link_losses, 0);
 	finish(&r);
