@@ -44,3 +44,12 @@ tests_unit_test_ircomm_pty_SOURCES = tests/unit/test_ircomm_pty.c tests/unit/sta
 	tests/unit/stack_pair.h
 tests_unit_test_ircomm_pty_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_ircomm_pty_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+
+# `make bench`: IrCOMM pty to pty, in process (tests/bench/bench_ircomm_pty.c).
+BENCHMARKS += tests/bench/bench_ircomm_pty
+noinst_PROGRAMS += tests/bench/bench_ircomm_pty
+tests_bench_bench_ircomm_pty_SOURCES = tests/bench/bench_ircomm_pty.c tests/bench/bench_util.h \
+	tests/unit/stack_pair.c tests/unit/stack_pair.h
+tests_bench_bench_ircomm_pty_CFLAGS = $(UNIT_CFLAGS)
+tests_bench_bench_ircomm_pty_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_bench_bench_ircomm_pty_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
