@@ -551,6 +551,23 @@ static void on_inotify(struct eloop *loop, int fd, void *ctx)
 
 /* ---- data: master -> IrCOMM ------------------------------------------- */
 
+/* A program that cleared EXTPROC would stop the notifications: the one
+ * for its change still came, so set it again (that makes one more). */
+static void keep_extproc(struct ircomm_pty *p)
+{
+	struct termios t;
+
+	if (tcgetattr(p->slave, &t) < 0 || (t.c_lflag & EXTPROC))
+		return;
+	t.c_lflag |= EXTPROC;
+	if (tcsetattr(p->slave, TCSANOW, &t) < 0)
+		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: EXTPROC on %s: %s", p->ep.name,
+			p->slave_path, strerror(errno));
+	else
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: a program cleared EXTPROC; set again",
+			p->ep.name);
+}
+
 static void on_status(struct ircomm_pty *p, uint8_t status)
 {
 	struct ircomm_params now;
@@ -558,6 +575,7 @@ static void on_status(struct ircomm_pty *p, uint8_t status)
 
 	if (!(status & TIOCPKT_IOCTL))
 		return;
+	keep_extproc(p);
 	if (p->c && p->state == IRCOMM_PTY_CONNECTED && slave_params(p, &now, &b0))
 		send_params(p, &now);
 	update_dtr(p);

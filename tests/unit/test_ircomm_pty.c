@@ -5,8 +5,9 @@
  * slaves, through the endpoints' symlinks, from the same loop:
  *   - 256 KiB of pseudo-random data each way at once, checked byte for
  *     byte (the line runs 64 times faster than real time here);
- *   - a's program sets 57600 bit/s, two stop bits and RTS/CTS: b's
- *     endpoint reports that data rate, format 0x07 and flow 0x0c; b's
+ *   - a's program sets 57600 bit/s, two stop bits and RTS/CTS and clears
+ *     EXTPROC: b's endpoint reports that data rate, format 0x07 and flow
+ *     0x0c; 38400 set later with EXTPROC still clear arrives too; b's
  *     program sets B0: a's endpoint sees the peer's CD drop, and rise
  *     again with 19200; b's program closes its slave: CD drops again;
  *     a's closes: a hangs up, b listens again;
@@ -61,7 +62,7 @@ struct rig {
 	int phase;
 	uint64_t until;
 	bool timed_out;
-	struct ircomm_pty_stats before;
+	struct termios saved;
 };
 
 /* The byte at position i of a stream: splitmix64 of (seed, i / 8). */
@@ -215,7 +216,10 @@ static bool step_settings(struct rig *r)
 		/* a Linux pty keeps CS8 and no parity whatever is asked (its
 		 * set_termios forces them): two stop bits and RTS/CTS do pass */
 		t.c_cflag |= CSTOPB | CRTSCTS;
+		/* and clears EXTPROC, which would stop the notifications */
+		t.c_lflag &= ~(tcflag_t)EXTPROC;
 		assert_int_equal(tcsetattr(r->pg[0].fd, TCSANOW, &t), 0);
+		r->saved = t;
 		r->phase++;
 		return false;
 	case 1:
@@ -224,12 +228,22 @@ static bool step_settings(struct rig *r)
 		assert_int_equal(b.peer_data_format, 0x07);   /* 8N2 */
 		assert_int_equal(b.peer_flow_control, 0x0c);  /* RTS/CTS both ways */
 		assert_int_equal(a.our_data_rate, 57600);
+		/* a's endpoint set EXTPROC again: the next change is heard too,
+		 * though the program's termios still lack it */
+		cfsetospeed(&r->saved, B38400);
+		cfsetispeed(&r->saved, B38400);
+		assert_int_equal(tcsetattr(r->pg[0].fd, TCSANOW, &r->saved), 0);
+		r->phase++;
+		return false;
+	case 2:
+		if (b.peer_data_rate != 38400)
+			return false;
 		/* b's program has its slave open: a sees CD; now it hangs up with B0 */
 		assert_true(a.peer_lines & IRCOMM_DCE_CD);
 		set_speed(r->pg[1].fd, B0);
 		r->phase++;
 		return false;
-	case 2:
+	case 3:
 		if (a.peer_lines & IRCOMM_DCE_CD)
 			return false;
 		/* only the lines changed: still connected, and B0 is no data rate */
@@ -239,14 +253,14 @@ static bool step_settings(struct rig *r)
 		set_speed(r->pg[1].fd, B19200);
 		r->phase++;
 		return false;
-	case 3:
+	case 4:
 		if (!(a.peer_lines & IRCOMM_DCE_CD) || a.peer_data_rate != 19200)
 			return false;
 		/* the last program closes b's slave: DTR drops again */
 		prog_close(r, 1);
 		r->phase++;
 		return false;
-	case 4:
+	case 5:
 		if (a.peer_lines & IRCOMM_DCE_CD)
 			return false;
 		assert_int_equal(a.state, IRCOMM_PTY_CONNECTED);
@@ -438,7 +452,7 @@ static void settings_and_carrier(void **state)
 	stats(&r, 1, &b);
 	assert_int_equal(a.slave_opens, 0);
 	assert_int_equal(b.slave_opens, 0);
-	assert_int_equal(a.params_sent, 1);
+	assert_int_equal(a.params_sent, 2);
 	/* 19200 after B0 (B0 alone sends no rate), 9600 when the last close
 	 * reset the line to raw 9600 */
 	assert_int_equal(b.params_sent, 2);
