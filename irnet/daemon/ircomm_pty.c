@@ -184,6 +184,7 @@ static int make_raw(int fd)
 static void on_master_readable(struct eloop *loop, int fd, void *ctx);
 static void on_master_writable(struct eloop *loop, int fd, void *ctx);
 static void on_ircomm(void *ctx, const struct ircomm_event *ev);
+static void pump_to_peer(struct ircomm_pty *p);
 
 static void want_read(struct ircomm_pty *p, bool on)
 {
@@ -491,6 +492,7 @@ static void update_dtr(struct ircomm_pty *p)
 		if (!dtr) {
 			send_lines(p);
 			sync_stack(p);
+			want_read(p, false);  /* what comes now is for the next call */
 			p->hangup_deadline = eloop_now_us() + HANGUP_FLUSH_US;
 			set_state(p, IRCOMM_PTY_HANGING_UP, "DTR dropped");
 			eloop_timer_arm_in(p->loop, &p->timer, HANGUP_POLL_US);
@@ -500,8 +502,8 @@ static void update_dtr(struct ircomm_pty *p)
 		if (dtr) {
 			eloop_timer_cancel(p->loop, &p->timer);
 			send_lines(p);
-			sync_stack(p);
 			set_state(p, IRCOMM_PTY_CONNECTED, "DTR raised again");
+			pump_to_peer(p);
 		}
 		break;
 	default:
@@ -586,14 +588,15 @@ static void pump_to_peer(struct ircomm_pty *p)
 	while (p->c && (p->state == IRCOMM_PTY_CONNECTED || p->state == IRCOMM_PTY_HANGING_UP)) {
 		if (p->tx_off < p->tx_len) {
 			long w = ircomm_write(p->c, p->tx + p->tx_off, p->tx_len - p->tx_off);
-			if (w < 0)
+			if (w < 0) {
+				want_read(p, false);
 				break;
+			}
 			p->tx_off += (size_t)w;
 			p->st.bytes_to_peer += (uint64_t)w;
 			if (p->tx_off < p->tx_len) {
 				/* IrCOMM's queue (TinyTP's credit) is full: IRCOMM_EV_WRITABLE resumes */
-				if (p->reading)
-					p->st.stalls_peer++;
+				p->st.stalls_peer++;
 				want_read(p, false);
 				break;
 			}
@@ -747,7 +750,7 @@ static void on_ircomm(void *ctx, const struct ircomm_event *ev)
 			pump_from_peer(p);
 		break;
 	case IRCOMM_EV_WRITABLE:
-		want_read(p, true);
+		/* pump_to_peer reads the master again once the held bytes went */
 		pump_to_peer(p);
 		break;
 	case IRCOMM_EV_PARAMS: {
