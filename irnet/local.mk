@@ -13,6 +13,8 @@
 noinst_LTLIBRARIES += irnet/libirnet.la
 irnet_libirnet_la_SOURCES =
 irnet_libirnet_la_LIBADD = irnet/core/libirnet_core.la common/libcommon.la
+# irnet/core/irlap_size.c weighs loss rates with exp/log/pow.
+irnet_libirnet_la_LIBADD += -lm
 
 include irnet/core/local.mk
 include irnet/dongle/local.mk

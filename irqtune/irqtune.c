@@ -104,6 +104,19 @@ static int load_conf(const struct ctx *c, struct irqtune_conf *conf)
 }
 
 /* Finds the ports, keeps those named on the command line. */
+/* Marks in keep the ports that name designates; true if any. */
+static bool select_ports(const struct irqtune_ports *ports, const char *name, bool *keep)
+{
+	bool found = false;
+	for (size_t j = 0; j < ports->n; j++) {
+		if (irqtune_port_is(&ports->v[j], name)) {
+			keep[j] = true;
+			found = true;
+		}
+	}
+	return found;
+}
+
 static int find_ports(struct ctx *c, char **names, int nnames,
 		      struct irqtune_ports *ports)
 {
@@ -125,16 +138,16 @@ static int find_ports(struct ctx *c, char **names, int nnames,
 	if (!keep)
 		return EXIT_JOB;
 	for (int i = 0; i < nnames; i++) {
-		bool found = false;
-		char *alt = strchr(names[i], '/') ? realpath(names[i], NULL) : NULL;
-		for (size_t j = 0; j < ports->n; j++) {
-			if (irqtune_port_is(&ports->v[j], names[i]) ||
-			    (alt && irqtune_port_is(&ports->v[j], alt))) {
-				keep[j] = true;
-				found = true;
-			}
+		bool found = select_ports(ports, names[i], keep);
+		if (!found && strchr(names[i], '/')) {
+			/* A link udev does not list: by where it leads.  Only
+			 * then, since umockdev's preload (0.17, Debian 12) wraps
+			 * realpath with a memmove that overruns, and the tests
+			 * name ports by the links udev lists. */
+			char *alt = realpath(names[i], NULL);
+			found = alt && select_ports(ports, alt, keep);
+			free(alt);
 		}
-		free(alt);
 		if (!found) {
 			log_msg(&c->log, LOG_LEVEL_ERROR,
 				"%s: no such serial port (`irqtune list` shows "

@@ -76,14 +76,14 @@ irqtune/irqtune@.service: $(srcdir)/irqtune/irqtune@.service.in Makefile
 irqtune/system-sleep/irqtune: $(srcdir)/irqtune/irqtune-sleep.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) irqtune/system-sleep && $(irqtune_edit) $(srcdir)/irqtune/irqtune-sleep.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
-systemdsystemunit_DATA = irqtune/irqtune.service irqtune/irqtune@.service
-dist_udevrules_DATA = irqtune/60-irqtune.rules
+systemdsystemunit_DATA += irqtune/irqtune.service irqtune/irqtune@.service
+dist_udevrules_DATA += irqtune/60-irqtune.rules
 # systemd-sleep(8) hooks live beside the unit directory.
 systemdsleepdir = $(systemdsystemunitdir)/../system-sleep
 systemdsleep_SCRIPTS = irqtune/system-sleep/irqtune
 irqtuneexampledir = $(docdir)/examples
 dist_irqtuneexample_DATA = irqtune/irqtune.conf
-CLEANFILES += $(systemdsystemunit_DATA) $(systemdsleep_SCRIPTS)
+CLEANFILES += irqtune/irqtune.service irqtune/irqtune@.service $(systemdsleep_SCRIPTS)
 EXTRA_DIST += irqtune/irqtune.service.in irqtune/irqtune@.service.in \
 	irqtune/irqtune-sleep.in
 

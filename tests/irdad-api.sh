@@ -17,21 +17,14 @@ irdad="$abs_top_builddir/irnet/tools/irdad"
 [ -x "$irdad" ] || fail "irdad not built"
 
 start_wire
-mkdir "$tmp/lock" && chmod 1777 "$tmp/lock"
-"$irdad" -D "$a" --socket "$tmp/a.sock" --lock-dir "$tmp/lock" --nickname alpha -v \
-	>"$tmp/irdad-a.out" 2>"$tmp/irdad-a.err" &
-pa=$!
-"$irdad" -D "$b" --socket "$tmp/b.sock" --lock-dir "$tmp/lock" --nickname beta -v \
-	>"$tmp/irdad-b.out" 2>"$tmp/irdad-b.err" &
-pb=$!
-lpid="$pa $pb"
-cleanup_daemons() { kill $pa $pb 2>/dev/null; }
-wait_for "$tmp/irdad-a.err" 'serving'
-wait_for "$tmp/irdad-b.err" 'serving'
+start_irdad alpha "$a" -v
+pa=$irdad_pid
+start_irdad beta "$b" -v
+pb=$irdad_pid
 grep -Eq '^Seccomp:[[:space:]]+2' "/proc/$pa/status" || fail "irdad runs without seccomp"
 
 PYTHONPATH="$top_srcdir/tests" "$PYTHON" "$top_srcdir/tests/irdad_api_test.py" \
-	"$tmp/a.sock" "$tmp/b.sock" >"$tmp/api.out" 2>"$tmp/api.err" || fail "API test failed"
+	"$tmp/alpha.sock" "$tmp/beta.sock" >"$tmp/api.out" 2>"$tmp/api.err" || fail "API test failed"
 cat "$tmp/api.out"
 kill -0 $pa 2>/dev/null && kill -0 $pb 2>/dev/null || fail "a daemon died"
 kill -TERM $pa $pb

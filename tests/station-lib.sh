@@ -40,3 +40,17 @@ start_wire() {
 	a=$(sed -n 's/^a //p' "$tmp/wire.out")
 	b=$(sed -n 's/^b //p' "$tmp/wire.out")
 }
+# start_irdad NAME DEVICE [OPTION...]: irdad in the background on DEVICE
+# with its control socket $tmp/NAME.sock, a lock in $tmp/lock, its log on
+# $tmp/irdad-NAME.err; sets irdad_pid and waits until it serves.
+start_irdad() {
+	name=$1 dev=$2
+	shift 2
+	[ -d "$tmp/lock" ] || { mkdir "$tmp/lock" && chmod 1777 "$tmp/lock"; }
+	"$abs_top_builddir/irnet/tools/irdad" -D "$dev" --socket "$tmp/$name.sock" \
+		--lock-dir "$tmp/lock" --nickname "$name" --log stderr "$@" \
+		>"$tmp/irdad-$name.out" 2>"$tmp/irdad-$name.err" &
+	irdad_pid=$!
+	lpid="$lpid $irdad_pid"
+	wait_for "$tmp/irdad-$name.err" 'serving'
+}

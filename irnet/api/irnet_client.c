@@ -26,15 +26,10 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "fdpass.h"
 
-#define FDS_MAX 8         /* descriptors one message may bring; more: refused */
 #define ABANDONED_MAX 16  /* timed-out requests whose late reply is dropped */
 #define ERRNO_MAX 4095    /* the largest errno value an ERROR may carry */
-
-struct rx_fds {
-	int fd[FDS_MAX];
-	size_t n;
-};
 
 struct irnet_client {
 	int fd;
@@ -52,7 +47,7 @@ struct irnet_client {
 	uint8_t tx[IRDAD_MSG_MAX];
 	uint8_t rxbuf[IRDAD_MSG_MAX];
 	struct irdad_msg msg;     /* the last message received (into rxbuf) */
-	struct rx_fds rx;         /* and the descriptors it brought */
+	struct fdpass_fds rx;         /* and the descriptors it brought */
 };
 
 /* What the receive loop waits for. */
@@ -99,12 +94,6 @@ static int die(struct irnet_client *cl, int err, const char *fmt, ...)
 	return err;
 }
 
-static void close_fds(struct rx_fds *rx)
-{
-	for (size_t i = 0; i < rx->n; i++)
-		close(rx->fd[i]);
-	rx->n = 0;
-}
 
 /* The message just received is refused: its descriptors are closed and
  * the session dies. */
@@ -112,7 +101,7 @@ __attribute__((format(printf, 2, 3)))
 static int refuse(struct irnet_client *cl, const char *fmt, ...)
 {
 	va_list ap;
-	close_fds(&cl->rx);
+	fdpass_close(&cl->rx);
 	va_start(ap, fmt);
 	vset_error(cl, -EBADMSG, fmt, ap);
 	va_end(ap);
@@ -155,59 +144,30 @@ static int remaining_ms(int64_t deadline)
 
 /* --- receiving ------------------------------------------------------- */
 
-static void take_fds(struct msghdr *mh, struct rx_fds *rx)
-{
-	rx->n = 0;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; i < n; i++) {
-			int fd;
-			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
-			if (rx->n < FDS_MAX)
-				rx->fd[rx->n++] = fd;
-			else
-				close(fd); /* cannot happen with our buffer; never leak */
-		}
-	}
-}
-
 /* Reads one message without blocking: 1 (in cl->msg, cl->rx), -EAGAIN
  * when none is there, or the session's death. */
 static int read_message(struct irnet_client *cl)
 {
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int) * FDS_MAX)];
-	} ctl;
-	struct iovec iov = { .iov_base = cl->rxbuf, .iov_len = sizeof(cl->rxbuf) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
-			     .msg_controllen = sizeof(ctl.buf) };
-	ssize_t n;
-	do
-		n = recvmsg(cl->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		if (errno == EAGAIN || errno == EWOULDBLOCK)
-			return -EAGAIN;
-		if (errno == ECONNRESET)
-			return die(cl, -ECONNRESET, "irdad closed the session");
-		return die(cl, -errno, "reading the control socket: %s", strerror(errno));
-	}
-	take_fds(&mh, &cl->rx);
+	int flags;
+	ssize_t n = fdpass_recv(cl->fd, cl->rxbuf, sizeof(cl->rxbuf), &cl->rx, &flags);
+	if (n == -EAGAIN)
+		return -EAGAIN;
+	if (n == -ECONNRESET)
+		return die(cl, -ECONNRESET, "irdad closed the session");
+	if (n < 0)
+		return die(cl, (int)n, "reading the control socket: %s", strerror((int)-n));
 	if (n == 0) {
-		close_fds(&cl->rx);
+		fdpass_close(&cl->rx);
 		return die(cl, -ECONNRESET, "irdad closed the session");
 	}
-	if (mh.msg_flags & MSG_CTRUNC)
-		return refuse(cl, "a message with more than %d descriptors", FDS_MAX);
-	if (mh.msg_flags & MSG_TRUNC)
+	if (flags & MSG_CTRUNC)
+		return refuse(cl, "a message with more than %d descriptors", FDPASS_MAX);
+	if (flags & MSG_TRUNC)
 		return refuse(cl, "a message over %d bytes", IRDAD_MSG_MAX);
 	char why[160];
 	int rc = irdad_msg_decode(cl->rxbuf, (size_t)n, &cl->msg, why, sizeof(why));
 	if (rc == -EPROTONOSUPPORT) {
-		close_fds(&cl->rx);
+		fdpass_close(&cl->rx);
 		return die(cl, rc, "irdad speaks another version of the API (%s)", why);
 	}
 	if (rc < 0)
@@ -510,7 +470,7 @@ static int dispatch(struct irnet_client *cl, const struct want *w)
 		log_msg(cl->log, LOG_LEVEL_DEBUG,
 			"irnet_client: dropping the late %s seq %u (and %zu fds)",
 			irdad_msg_type_name(m->type), m->seq, cl->rx.n);
-		close_fds(&cl->rx);
+		fdpass_close(&cl->rx);
 		return 0;
 	}
 	return refuse(cl, "%s seq %u answers no request", irdad_msg_type_name(m->type), m->seq);
@@ -786,7 +746,7 @@ void irnet_client_close(struct irnet_client *cl)
 	for (size_t i = cl->ev_head; i < cl->ev_end; i++)
 		if (cl->events[i].fd >= 0)
 			close(cl->events[i].fd);
-	close_fds(&cl->rx);
+	fdpass_close(&cl->rx);
 	free(cl->events);
 	close(cl->fd);
 	free(cl);

@@ -1,7 +1,9 @@
-# irnet/api/: irdad's local API (docs/irdad-api.md): the control messages'
-# codec, shared by the daemon and its clients.  Sans-I/O.
+# irnet/api/: irdad's local API (docs/irdad-api.md), shared by the daemon
+# and its clients: the control messages' codec (sans-I/O) and fdpass (one
+# message with its descriptors on the SEQPACKET socket).
 noinst_LTLIBRARIES += irnet/api/libirdad_api.la
-irnet_api_libirdad_api_la_SOURCES = irnet/api/irdad_msg.c irnet/api/irdad_msg.h
+irnet_api_libirdad_api_la_SOURCES = irnet/api/irdad_msg.c irnet/api/irdad_msg.h \
+	irnet/api/fdpass.c irnet/api/fdpass.h
 irnet_api_libirdad_api_la_LIBADD = common/libcommon.la
 
 UNIT_TESTS += tests/unit/test_irdad_msg

@@ -76,6 +76,9 @@ void irlap_config_defaults(struct irlap_config *cfg, uint32_t max_baud, uint32_t
 	cfg->peer_switch_us = 64000;
 	cfg->min_fill = 32;
 	cfg->tx_queue_max = 32;
+	cfg->adapt_frame_size = true;
+	cfg->send_srej = true;
+	cfg->repoll_quiet_us = 0; /* see irlap.h: not for every host */
 }
 
 /* ---- plumbing shared with irlap_discovery.c ---------------------------- */
@@ -158,6 +161,8 @@ void irlap_send(struct irlap *st, const uint8_t *frame, size_t len, uint32_t xbo
 	}
 	st->tx_end = start + sir_line_time_us(st->baud, line_bytes(frame, len, xbofs));
 	st->stats.frames_tx++;
+	/* What the peer sends after this is a new burst (see take_iframe). */
+	st->rx_anchored = false;
 	st->ops.send_frame(st->ctx, frame, len, &tx);
 	if (speed_after)
 		st->baud = speed_after;
@@ -236,8 +241,20 @@ static void reset_sequence(struct irlap *st)
 	st->reset_wanted = false;
 	st->peer_sent_data = false;
 	st->idle_polls = 0;
-	st->last_turn_iframes = 0;
 	st->frame_size = st->q.tx_data_size;
+	st->frame_window = st->q.tx_window;
+	irlap_sizer_reset(&st->sizer, st->q.tx_data_size);
+	st->last_turn_n = 0;
+	st->peer_srej = false;
+	st->srej_unanswered = 0;
+	st->srej_off = false;
+	st->srej_probe = false;
+	st->rx_held = 0;
+	st->rx_anchored = false;
+	st->early_polled = false;
+	st->final_was_srej = false;
+	st->answer_delay_us = 0;
+	st->heard_since_poll = true; /* nothing to time until watch_answer() */
 }
 
 /* Back to NDM after a connection (or a failed attempt). */
@@ -304,7 +321,10 @@ static void peer_answered(struct irlap *st)
 
 /* Next payload for an I-frame of at most room bytes: queued DATA first
  * (in order: a queued frame that does not fit ends the turn), then the
- * pull source, asked for at most pull_room bytes (the adapted size). */
+ * pull source, asked for at most pull_room bytes (the adapted size).
+ * A source with nothing that small (an SDU TinyTP may not segment, an
+ * IrLMP control PDU) is asked again with the whole room: the adapted
+ * size is a preference, not a limit that could stall the link. */
 static size_t next_payload(struct irlap *st, uint8_t *buf, size_t room, size_t pull_room,
 			   bool *tx_ready)
 {
@@ -327,6 +347,11 @@ static size_t next_payload(struct irlap *st, uint8_t *buf, size_t room, size_t p
 	if (st->ops.pull && !st->disc_pending) {
 		size_t max = room < pull_room ? room : pull_room;
 		size_t n = st->ops.pull(st->ctx, buf, max);
+
+		if (n == 0 && max < room) {
+			max = room;
+			n = st->ops.pull(st->ctx, buf, max);
+		}
 		return n <= max ? n : 0;
 	}
 	return 0;
@@ -384,8 +409,13 @@ static void plan_new_frames(struct irlap *st, struct turn *t, uint32_t bofs, boo
 	uint32_t data_size = st->q.tx_data_size;
 	uint32_t pull_size = st->frame_size ? st->frame_size : data_size;
 	uint32_t min_fill = st->cfg.min_fill < pull_size ? st->cfg.min_fill : pull_size;
+	uint32_t window = st->q.tx_window;
 
-	while (((st->vs - st->va) & 7) < st->q.tx_window) {
+	/* With a go-back-N peer under losses, fewer frames per turn may pay
+	 * (see irlap_size.c); the negotiated window otherwise. */
+	if (st->frame_window && st->frame_window < window)
+		window = st->frame_window;
+	while (((st->vs - st->va) & 7) < window) {
 		uint32_t room = data_size;
 		uint8_t *buf = st->win[st->vs].data;
 		size_t n;
@@ -442,45 +472,162 @@ static void drop_sent_ui(struct irlap *st, const struct turn *t)
 	st->nui -= sent;
 }
 
+/* ---- data transfer under bit errors ------------------------------------ */
+
+static uint32_t bytes_in_us(const struct irlap *st, uint64_t us)
+{
+	return (uint32_t)(us * st->baud / 10000000u);
+}
+
+/* How long a primary waits, after its poll left, for the first sign of
+ * an answer before taking the poll as lost: the quiet time, plus the
+ * padding the peer puts before its answer (0xFF bytes are no sign), or
+ * twice the longest recent answer delay for a slow peer. */
+static uint64_t answer_wait_us(const struct irlap *st)
+{
+	uint32_t pad = qos_mtt_bytes(st->baud, st->q.rx_min_tat_us) + st->q.tx_add_bofs;
+	uint64_t w = st->cfg.repoll_quiet_us + sir_line_time_us(st->baud, pad);
+
+	return 2ull * st->answer_delay_us > w ? 2ull * st->answer_delay_us : w;
+}
+
+static struct irlap_size_costs size_costs(const struct irlap *st)
+{
+	uint32_t bofs = st->q.tx_add_bofs;
+	uint32_t lost_final_us = st->cfg.repoll_quiet_us ? (uint32_t)answer_wait_us(st) : st->f_us;
+
+	return (struct irlap_size_costs){
+		.window = st->q.tx_window,
+		.capacity = st->q.line_capacity,
+		.frame_bytes = 6 + bofs,
+		.turn_bytes = qos_mtt_bytes(st->baud, st->q.tx_min_tat_us) +
+			      qos_mtt_bytes(st->baud, st->q.rx_min_tat_us) + 6 + bofs,
+		.lost_final_bytes = bytes_in_us(st, lost_final_us),
+		.selective = st->peer_srej,
+	};
+}
+
 /*
- * Frame size adaptation.  Bit errors hit long frames harder: at a bit
- * error rate of 1e-4 four out of five 2048-byte frames are lost, but
- * four out of five 256-byte frames arrive.  What the peer did not
- * acknowledge of our last turn tells how we fare: when more than half
- * of its I-frames were lost, halve the size of new frames (not below
- * 64); after a clean turn grow it by a quarter, up to the negotiated
- * size.  Losses that do not depend on size (a fade, a break) cost
- * little: they shrink the size only when most of a turn is lost, and
- * clean turns bring it back quickly.
+ * The peer has answered our last turn: its Nr says which of that turn's
+ * I-frames arrived.  In the order sent, acknowledged frames arrived; the
+ * first one not acknowledged, if it is the one the peer expects next,
+ * was lost; what follows it is unknown (dropped after the loss, or held
+ * by a peer that asks with SREJ), so it is not counted.  Then the size
+ * for new frames is chosen again.
  */
 static void adapt_frame_size(struct irlap *st)
 {
-	unsigned sent = st->last_turn_iframes;
-	unsigned lost = (unsigned)((st->vs - st->va) & 7);
-	uint32_t max = st->q.tx_data_size;
+	uint8_t pending = (st->vs - st->va) & 7;
+	uint32_t bofs = st->q.tx_add_bofs;
+	struct irlap_size_costs costs;
+	uint32_t size;
 
-	if (!sent || st->remote_busy)
+	if (!st->cfg.adapt_frame_size || st->remote_busy) {
+		st->last_turn_n = 0;
 		return;
-	if (lost > sent)
-		lost = sent;
-	if (2 * lost > sent || (sent == 1 && lost == 1)) {
-		st->frame_size /= 2;
-		if (st->frame_size < 64)
-			st->frame_size = 64;
-	} else if (lost == 0 && st->frame_size < max) {
-		st->frame_size += st->frame_size / 4;
-		if (st->frame_size > max)
-			st->frame_size = max;
 	}
+	for (unsigned i = 0; i < st->last_turn_n; i++) {
+		uint8_t ns = st->last_turn[i];
+		uint32_t len = st->win[ns].len;
+		bool acked = ((ns - st->va) & 7) >= pending;
+
+		if (!acked && ns != st->va)
+			break;
+		irlap_sizer_observe(&st->sizer, len, len + 6 + bofs, !acked);
+		if (!acked)
+			break;
+	}
+	st->last_turn_n = 0;
+	costs = size_costs(st);
+	size = irlap_sizer_choose(&st->sizer, &costs);
+	if (size != st->frame_size || st->sizer.win != st->frame_window) {
+		log_msg(st->log, LOG_LEVEL_DEBUG, "I-frames %u x %u -> %u x %u", st->frame_window,
+			st->frame_size, st->sizer.win, size);
+		st->frame_size = size;
+		st->frame_window = st->sizer.win;
+		st->stats.size_changes++;
+	}
+}
+
+/* The Ns of what the peer sends next in this burst lie in
+ * [lo, lo + span) (see may_hold). */
+static void anchor_burst(struct irlap *st, uint8_t lo, uint8_t span)
+{
+	st->rx_anchored = true;
+	st->rx_anchor = lo;
+	st->rx_span = span;
+}
+
+/* Whether we keep I-frames after a lost one and ask for it with SREJ. */
+static bool srej_enabled(const struct irlap *st)
+{
+	return st->cfg.send_srej && !st->srej_off;
+}
+
+/* The S-frame that ends a turn without I-frames to carry P/F, or that
+ * must end it whatever: RNR when we are busy, SREJ when we hold frames
+ * after a lost one (asking for that one alone), else RR. */
+static uint8_t final_stype(const struct irlap *st)
+{
+	if (st->local_busy)
+		return IRLAP_S_RNR;
+	if (st->rx_held && srej_enabled(st))
+		return IRLAP_S_SREJ;
+	return IRLAP_S_RR;
+}
+
+/* Whether the P/F bit goes on a separate S-frame after the I-frames:
+ * RNR or SREJ must be said; a lone RR is worth its bytes when the last
+ * I-frame, of len bytes, is likely lost (then the peer, or we, would
+ * wait). */
+static bool separate_final(const struct irlap *st, uint32_t len)
+{
+	struct irlap_size_costs costs;
+
+	if (final_stype(st) != IRLAP_S_RR)
+		return true;
+	if (!st->cfg.adapt_frame_size)
+		return false;
+	costs = size_costs(st);
+	return irlap_sizer_separate_final(&st->sizer, &costs, len);
+}
+
+static void note_final(struct irlap *st, uint8_t stype)
+{
+	st->final_was_srej = stype == IRLAP_S_SREJ;
+	if (stype == IRLAP_S_SREJ)
+		st->stats.srej_tx++;
+	else if (stype == IRLAP_S_RNR)
+		st->stats.rnr_tx++;
+}
+
+/* A poll or final S-frame alone (nothing else in the turn). */
+static void send_final_s(struct irlap *st, uint32_t xbofs)
+{
+	uint8_t stype = final_stype(st);
+	size_t n = irlap_build_s(st->frame, sizeof(st->frame), st->caddr, st->primary, stype,
+				 st->vr, true);
+
+	note_final(st, stype);
+	irlap_send(st, st->frame, n, xbofs, 0);
+}
+
+static void record_turn(struct irlap *st, const struct turn *t)
+{
+	st->last_turn_n = 0;
+	for (unsigned i = 0; i < t->n; i++)
+		if (t->items[i].kind == ITEM_I)
+			st->last_turn[st->last_turn_n++] = t->items[i].idx;
 }
 
 /*
  * Builds and sends one turn: queued UI frames, the I-frames to send
  * again, then new ones while the window and the line capacity allow.
- * The last frame carries P (primary) or F (secondary).  A turn without
- * frames is a single RR, or nothing at all unless allow_empty.  In
- * local busy the turn ends with RNR instead.  Returns the number of
- * frames sent.
+ * The last frame carries P (primary) or F (secondary), or a separate
+ * S-frame does (RNR in local busy, SREJ when a frame is missing, RR
+ * when the last I-frame is likely lost; its bytes are kept from the
+ * turn's budget).  A turn without frames is a single RR, or nothing at
+ * all unless allow_empty.  Returns the number of frames sent.
  */
 static unsigned send_turn(struct irlap *st, bool allow_empty)
 {
@@ -488,10 +635,18 @@ static unsigned send_turn(struct irlap *st, bool allow_empty)
 	uint32_t bofs = st->q.tx_add_bofs;
 	uint32_t pad = qos_mtt_bytes(st->baud, st->q.tx_min_tat_us);
 	bool tx_ready = false;
-	bool want_rnr = st->local_busy;
+	bool separate;
+	uint8_t stype = final_stype(st);
 
 	t.used = t.used_plain = pad;
 	adapt_frame_size(st);
+	/* Room for a separate final frame is kept if the frames planned
+	 * are likely to need one; whether it goes depends on the last. */
+	separate = separate_final(st, st->frame_size);
+	if (separate) {
+		t.used += 6 + bofs;
+		t.used_plain += 6 + bofs;
+	}
 	for (size_t i = 0; i < st->nui && i < st->q.tx_window; i++)
 		turn_add(&t, ITEM_UI, (uint8_t)i, st->ui[i].data, st->ui[i].len, bofs);
 	if (!st->remote_busy && !st->frmr_pending) {
@@ -499,16 +654,26 @@ static unsigned send_turn(struct irlap *st, bool allow_empty)
 			plan_new_frames(st, &t, bofs, &tx_ready);
 	}
 	st->srej = -1;
-	if (t.n == 0 && !allow_empty && !want_rnr)
+	if (t.n == 0 && !allow_empty && stype == IRLAP_S_RR)
 		return 0;
-	st->last_turn_iframes = 0;
-	for (unsigned i = 0; i < t.n; i++)
-		st->last_turn_iframes += t.items[i].kind == ITEM_I;
-	send_items(st, &t, pad, bofs, !want_rnr);
-	if (t.n == 0 || want_rnr) {
+	if (t.n == 0 && !separate) {
 		t.used_plain += 6 + bofs;
-		send_s(st, want_rnr ? IRLAP_S_RNR : IRLAP_S_RR, true, bofs + (t.n ? 0 : pad));
+		separate = true;
+	} else if (t.n && separate && stype == IRLAP_S_RR) {
+		const struct turn_item *last = &t.items[t.n - 1];
+		uint32_t len = last->kind == ITEM_I ? st->win[last->idx].len : st->ui[last->idx].len;
+
+		if (!separate_final(st, len)) {
+			separate = false;
+			t.used_plain -= 6 + bofs;
+		}
 	}
+	record_turn(st, &t);
+	send_items(st, &t, pad, bofs, !separate);
+	if (separate)
+		send_final_s(st, bofs + (t.n ? 0 : pad));
+	else
+		st->final_was_srej = false;
 	drop_sent_ui(st, &t);
 	st->stats.turns++;
 	if (t.used_plain > st->stats.max_turn_bytes)
@@ -524,7 +689,139 @@ static unsigned send_turn(struct irlap *st, bool allow_empty)
 
 static void start_f_timer(struct irlap *st, uint32_t us)
 {
-	irlap_start_timer(st, T_FINAL, st->tx_end + us);
+	st->f_deadline = st->tx_end + us;
+	irlap_start_timer(st, T_FINAL, st->f_deadline);
+}
+
+/*
+ * Early poll (primary, NRM_P).  The F-timer covers the longest turn the
+ * peer may take, but some answers are known lost long before: nothing
+ * at all was heard after our poll (the poll was lost: the peer answers
+ * within its turnaround), or a damaged frame was the last thing heard
+ * and the line has stayed quiet since (the peer's turn is over and its
+ * final frame was the damaged one).  Then we poll again after
+ * repoll_quiet_us of quiet instead of waiting out the F-timer.  This is
+ * the F-timer's own action, done earlier, so a wrong guess cannot
+ * break the protocol: a peer still talking misses our RR(P) (and we
+ * maybe its last frame), and the F-timer then runs as before.  The
+ * poll carries no I-frame, so the peer's Ns stay unambiguous.  Once per
+ * answer, and without counting towards N1/N2 (link supervision keeps
+ * its timing).
+ */
+static void arm_final_watch(struct irlap *st)
+{
+	uint64_t at = st->f_deadline;
+
+	if (st->cfg.repoll_quiet_us && !st->early_polled && st->state == IRLAP_NRM_P) {
+		uint64_t early = UINT64_MAX;
+
+		if (!st->heard_since_poll)
+			early = st->poll_end + answer_wait_us(st);
+		else if (st->damaged)
+			early = st->rx_heard_at + st->cfg.repoll_quiet_us;
+		if (early <= st->now) /* never a timer that fires again at once */
+			early = st->now + st->cfg.repoll_quiet_us;
+		if (early < at)
+			at = early;
+	}
+	irlap_start_timer(st, T_FINAL, at);
+}
+
+/* Our poll has just been handed over: watch for its answer, whose
+ * I-frames lie in [Vr, Vr + W) (see may_hold). */
+static void watch_answer(struct irlap *st)
+{
+	anchor_burst(st, st->vr, (uint8_t)st->q.rx_window);
+	st->poll_end = st->tx_end;
+	st->heard_since_poll = false;
+	st->damaged = false;
+	arm_final_watch(st);
+}
+
+/* Something of the peer was heard: a frame, a damaged one, line
+ * activity.  A long quiet before it ends the burst (see may_hold). */
+static void note_heard(struct irlap *st, uint64_t now)
+{
+	uint64_t gap = sir_line_time_us(st->baud, 32);
+
+	if (gap < 5000)
+		gap = 5000;
+	/* A secondary answers only our poll (the primary's anchor holds
+	 * however long it takes); a primary may start a new burst after
+	 * a quiet line. */
+	if (!st->primary && now > st->rx_heard_at + gap)
+		st->rx_anchored = false;
+	if (now > st->rx_heard_at)
+		st->rx_heard_at = now;
+	if (st->state == IRLAP_NRM_P && !st->heard_since_poll && now >= st->poll_end) {
+		/* The peer's answer delay: a maximum that forgets slowly. */
+		uint64_t d = now - st->poll_end;
+		uint32_t decayed = st->answer_delay_us - st->answer_delay_us / 16;
+
+		st->answer_delay_us = d > decayed ? (uint32_t)(d < st->f_us ? d : st->f_us) : decayed;
+		st->heard_since_poll = true;
+	}
+}
+
+static void poll_again(struct irlap *st)
+{
+	send_final_s(st, turn_padding(st));
+	start_f_timer(st, st->f_us);
+	watch_answer(st);
+}
+
+/* Our poll got no answer.  A peer that ignores SREJ (or answers it in
+ * a form we ignore) would leave every poll that is an SREJ unanswered,
+ * and we keep polling with SREJ while we hold frames: after three in a
+ * row we try RR.  If that is answered, RR it is for the rest of the
+ * connection; if not, the line is to blame and SREJ comes back. */
+static void note_unanswered_poll(struct irlap *st)
+{
+	if (st->srej_probe && !st->final_was_srej) {
+		st->srej_probe = false;
+		st->srej_off = false;
+		st->srej_unanswered = 0;
+		return;
+	}
+	if (!st->final_was_srej || st->srej_off)
+		return;
+	if (++st->srej_unanswered >= 3) {
+		st->srej_off = true;
+		st->srej_probe = true;
+	}
+}
+
+/* The peer answered our poll. */
+static void note_answered_poll(struct irlap *st)
+{
+	st->early_polled = false;
+	if (st->final_was_srej)
+		st->srej_unanswered = 0;
+	if (st->srej_probe) {
+		st->srej_probe = false;
+		log_msg(st->log, LOG_LEVEL_WARNING,
+			"link to 0x%08x: SREJ not answered, asking with RR from now on",
+			st->peer_daddr);
+	}
+}
+
+/* The F-timer slot fired before the F-timer proper: the watch. */
+static void on_final_watch(struct irlap *st)
+{
+	bool lost_poll = !st->heard_since_poll && st->now >= st->poll_end + answer_wait_us(st);
+	bool lost_final = st->heard_since_poll && st->damaged &&
+			  st->now >= st->rx_heard_at + st->cfg.repoll_quiet_us;
+
+	if (st->early_polled || !(lost_poll || lost_final)) {
+		arm_final_watch(st);
+		return;
+	}
+	st->early_polled = true;
+	st->stats.early_polls++;
+	log_msg(st->log, LOG_LEVEL_DEBUG, "NRM_P --%s--> NRM_P (poll again)",
+		lost_poll ? "no answer" : "final damaged");
+	note_unanswered_poll(st);
+	poll_again(st);
 }
 
 static void send_snrm(struct irlap *st)
@@ -597,6 +894,7 @@ static void primary_turn(struct irlap *st, bool poll_expired)
 		st->idle_polls++;
 	irlap_set_state(st, IRLAP_NRM_P, st->stats.iframes_tx != iframes ? "I(P)" : "RR(P)");
 	start_f_timer(st, st->f_us);
+	watch_answer(st);
 }
 
 /* Something a pull source or a request may have made sendable. */
@@ -623,19 +921,69 @@ static bool take_nr(struct irlap *st, uint8_t nr)
 	return true;
 }
 
+static void deliver_iframe(struct irlap *st, const uint8_t *data, size_t len)
+{
+	struct irlap_event ev = { .type = IRLAP_EV_DATA, .data = data, .len = len };
+
+	st->vr = (st->vr + 1) & 7;
+	st->stats.iframes_rx++;
+	st->stats.payload_rx += len;
+	irlap_deliver(st, &ev);
+}
+
+/*
+ * Whether an I-frame that is not the next expected one may be kept for
+ * later (SREJ).  With a window of 7 and 8 sequence numbers its Ns alone
+ * cannot tell a new frame from an old one sent again by a peer that did
+ * not hear our last Nr.  What is known: the Ns the rest of the peer's
+ * burst can carry lie in [rx_lo, rx_lo + rx_span) (mod 8):
+ *  - after our poll (primary): the secondary answers only a poll, which
+ *    carried our Vr as Nr, so its window starts there: [Vr, Vr + W);
+ *  - after an I-frame taken in sequence (either role): a peer sends a
+ *    burst in increasing Ns order within its window, so what follows
+ *    lies in [Ns + 1, Ns + W).
+ * Within that range, a frame below our Vr is a copy of one we have, one
+ * above is new, past a lost one.  A burst ends when we transmit, with
+ * the P/F frame, or after a quiet line (a primary sends again without
+ * hearing us only after its F-timer, hundreds of ms).
+ */
+static bool may_hold(const struct irlap *st, uint8_t ns, size_t len)
+{
+	unsigned d = (ns - st->rx_anchor) & 7;
+	unsigned e = (st->vr - st->rx_anchor) & 7;
+
+	return srej_enabled(st) && st->rx_anchored && d > e && d < st->rx_span &&
+	       len <= IRLAP_MAX_DATA;
+}
+
 static void take_iframe(struct irlap *st, const struct irlap_frame *f)
 {
-	struct irlap_event ev = { .type = IRLAP_EV_DATA, .data = f->info, .len = f->info_len };
-
 	st->peer_sent_data = true;
-	if (f->ns != st->vr || st->local_busy) {
+	if (st->local_busy) {
 		st->stats.iframes_dropped++;
 		return;
 	}
-	st->vr = (st->vr + 1) & 7;
-	st->stats.iframes_rx++;
-	st->stats.payload_rx += f->info_len;
-	irlap_deliver(st, &ev);
+	if (f->ns == st->vr) {
+		st->rx_held &= (uint8_t)~(1u << f->ns);
+		anchor_burst(st, (f->ns + 1) & 7, (uint8_t)(st->q.rx_window - 1));
+		deliver_iframe(st, f->info, f->info_len);
+		/* Frames kept after this one follow it now. */
+		while (!st->local_busy && (st->rx_held & (1u << st->vr))) {
+			struct irlap_slot *h = &st->rxwin[st->vr];
+
+			st->rx_held &= (uint8_t)~(1u << st->vr);
+			deliver_iframe(st, h->data, h->len);
+		}
+		return;
+	}
+	if (may_hold(st, f->ns, f->info_len)) {
+		memcpy(st->rxwin[f->ns].data, f->info, f->info_len);
+		st->rxwin[f->ns].len = (uint16_t)f->info_len;
+		st->rx_held |= (uint8_t)(1u << f->ns);
+		st->stats.iframes_held++;
+		return;
+	}
+	st->stats.iframes_dropped++;
 }
 
 /* I and S frames in NRM, either role: Nr, the peer's busy state, an
@@ -645,10 +993,18 @@ static bool take_numbered(struct irlap *st, const struct irlap_frame *f)
 	if (!take_nr(st, f->nr))
 		return false;
 	note_peer_busy(st, f->type == IRLAP_F_RNR);
-	if (f->type == IRLAP_F_SREJ && st->va != st->vs)
-		st->srej = st->va;
+	if (f->type == IRLAP_F_SREJ) {
+		/* Nr names the one frame to send again; those after it
+		 * arrived (or will be asked for by a later Nr). */
+		st->stats.srej_rx++;
+		st->peer_srej = true;
+		if (st->va != st->vs)
+			st->srej = st->va;
+	}
 	if (f->type == IRLAP_F_I)
 		take_iframe(st, f);
+	if (f->pf)
+		st->rx_anchored = false; /* the peer's turn ends */
 	return true;
 }
 
@@ -662,6 +1018,7 @@ static void deliver_unnumbered(struct irlap *st, const struct irlap_frame *f)
 
 static void handle_nrm_p(struct irlap *st, const struct irlap_frame *f)
 {
+	st->damaged = false;
 	switch (f->type) {
 	case IRLAP_F_I:
 	case IRLAP_F_RR:
@@ -702,6 +1059,7 @@ static void handle_nrm_p(struct irlap *st, const struct irlap_frame *f)
 		return;
 	}
 	peer_answered(st);
+	note_answered_poll(st);
 	irlap_set_state(st, IRLAP_XMIT_P, f->type == IRLAP_F_I ? "I(F)" : "S(F)");
 	primary_turn(st, false);
 	st->peer_sent_data = false;
@@ -1230,6 +1588,7 @@ int irlap_input(struct irlap *st, const uint8_t *frame, size_t len, uint64_t now
 	if (irlap_frame_parse(frame, len, &f) != 0)
 		return -EINVAL; /* too short: dropped silently */
 	st->stats.frames_rx++;
+	note_heard(st, now_us);
 	if (log_enabled(st->log, LOG_LEVEL_DEBUG)) {
 		char line[96];
 		log_msg(st->log, LOG_LEVEL_DEBUG, "rx %s (%s)",
@@ -1281,6 +1640,22 @@ void irlap_media_activity(struct irlap *st, uint64_t now_us, bool in_frame)
 	st->rx_in_frame = in_frame;
 	if (st->media_busy_until < now_us + st->cfg.media_sense_us)
 		st->media_busy_until = now_us + st->cfg.media_sense_us;
+	note_heard(st, now_us);
+}
+
+void irlap_frame_error(struct irlap *st, uint64_t now_us)
+{
+	irlap_media_activity(st, now_us, false);
+	st->stats.frame_errors++;
+	if (st->state == IRLAP_NRM_P && st->timer == T_FINAL) {
+		st->damaged = true;
+		arm_final_watch(st);
+	}
+}
+
+uint32_t irlap_get_frame_size(const struct irlap *st)
+{
+	return st->frame_size ? st->frame_size : st->q.tx_data_size;
 }
 
 /* ---- timers ------------------------------------------------------------ */
@@ -1300,9 +1675,14 @@ static void on_final(struct irlap *st)
 		}
 		return;
 	case IRLAP_NRM_P:
+		if (st->now < st->f_deadline) {
+			on_final_watch(st);
+			return;
+		}
 		if (st->rx_in_frame && !st->f_extended) {
 			st->f_extended = true;
-			irlap_start_timer(st, T_FINAL, st->now + F_EXTENSION_US);
+			st->f_deadline = st->now + F_EXTENSION_US;
+			irlap_start_timer(st, T_FINAL, st->f_deadline);
 			return;
 		}
 		st->stats.f_timeouts++;
@@ -1315,8 +1695,8 @@ static void on_final(struct irlap *st)
 			st->warned = true;
 			status(st, IRLAP_STATUS_NO_ACTIVITY);
 		}
-		send_s(st, st->local_busy ? IRLAP_S_RNR : IRLAP_S_RR, true, turn_padding(st));
-		start_f_timer(st, st->f_us);
+		note_unanswered_poll(st);
+		poll_again(st);
 		return;
 	case IRLAP_PCLOSE:
 		if (++st->retry < st->cfg.n3) {

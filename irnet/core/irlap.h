@@ -73,8 +73,29 @@ struct irlap_config {
 	uint32_t peer_switch_us;
 	uint32_t min_fill;       /* smallest I-frame made to fill the rest of a turn */
 	unsigned tx_queue_max;   /* queued DATA requests before -ENOBUFS */
+	/* Data transfer under bit errors (docs/irnet-irlap.md, "errors"):
+	 * size pulled I-frames to the losses seen, within the negotiated
+	 * data size; */
+	bool adapt_frame_size;
+	/* keep I-frames that arrive after a lost one and ask for the lost
+	 * one alone with SREJ; */
+	bool send_srej;
+	/* primary: when the peer's answer is known lost (nothing heard
+	 * after our poll, or a damaged frame then a quiet line), poll again
+	 * after this much quiet instead of waiting for the F-timer.  0 (the
+	 * default): wait for the F-timer.  Only for a host that sees bytes
+	 * when they arrive on the line, such as the simulator
+	 * (IRLAP_REPOLL_QUIET_US): where reads lag the line (irwire reads
+	 * 50 ms ahead, USB-serial latency timers, a relay that forwards in
+	 * chunks) a late answer looks like a lost one, and a poll sent into
+	 * it costs an F-timer. */
+	uint32_t repoll_quiet_us;
 	const struct logger *log;
 };
+
+/* The early poll's quiet time for hosts that see each byte when it
+ * arrives (irlap_config.repoll_quiet_us). */
+#define IRLAP_REPOLL_QUIET_US 10000u
 
 /* Fills a config for a station that handles 9600 up to max_baud, needs
  * min_tat_us of silence before it can receive, and takes everything
@@ -195,6 +216,11 @@ struct irlap_stats {
 	uint64_t f_timeouts, wd_timeouts;
 	uint64_t rnr_tx, rnr_rx, frmr_tx, resets;
 	uint64_t ignored;                 /* frames not for us or out of place */
+	uint64_t frame_errors;            /* damaged frames the host reported */
+	uint64_t srej_tx, srej_rx;
+	uint64_t iframes_held;            /* kept after a lost frame (delivered later) */
+	uint64_t early_polls;             /* polls sent before the F-timer: answer known lost */
+	uint64_t size_changes;            /* the pulled I-frame size was changed */
 };
 
 struct irlap *irlap_new(const struct irlap_config *cfg, const struct irlap_ops *ops,
@@ -210,6 +236,13 @@ int irlap_input(struct irlap *st, const uint8_t *frame, size_t len, uint64_t now
  * media-busy sense and the F-timer's one extension while a frame is
  * still arriving. */
 void irlap_media_activity(struct irlap *st, uint64_t now_us, bool in_frame);
+/* The host's decoder dropped a damaged frame (bad FCS, aborted, too
+ * long, too short) or heard noise between frames: counts as activity,
+ * and tells a primary waiting for the peer's final frame that it may
+ * have been lost (see repoll_quiet_us). */
+void irlap_frame_error(struct irlap *st, uint64_t now_us);
+/* The I-field size new pulled I-frames get now (adapted to losses). */
+uint32_t irlap_get_frame_size(const struct irlap *st);
 /* Returns 0 or a negative errno: -EBUSY (not in a state that takes this
  * request), -ENOTCONN, -EMSGSIZE (longer than the negotiated data size),
  * -ENOBUFS (DATA queue full), -EINVAL. */

@@ -35,6 +35,47 @@ struct irlap_slot {
 
 #define IRLAP_UI_QUEUE 4
 
+/*
+ * Frame-size adaptation (irlap_size.c): for each size class (64, 128,
+ * ... bytes up to the negotiated data size) a count of the I-frames
+ * whose fate we learnt and of those lost, both decayed as new fates
+ * come in, so old conditions fade.
+ */
+#define IRLAP_SIZE_CLASSES 6
+struct irlap_sizer {
+	uint32_t size[IRLAP_SIZE_CLASSES]; /* I-field bytes of each class */
+	unsigned nclass;
+	double trials[IRLAP_SIZE_CLASSES];
+	double lost[IRLAP_SIZE_CLASSES];
+	double bytes[IRLAP_SIZE_CLASSES];  /* line bytes of those trials */
+	unsigned cur;                      /* the class in use */
+	unsigned win;                      /* new I-frames per turn at most */
+};
+
+/* What the choice of a size weighs, from the negotiated link. */
+struct irlap_size_costs {
+	uint32_t window;      /* I-frames per turn */
+	uint32_t capacity;    /* line bytes per turn */
+	uint32_t frame_bytes; /* per I-frame besides the I-field: BOF, A, C, FCS, EOF, BOFs */
+	uint32_t turn_bytes;  /* per turn: padding both ways, the peer's answer */
+	uint32_t lost_final_bytes; /* line time a lost final frame costs (the wait) */
+	bool selective;       /* the peer asks for lost frames alone (SREJ) */
+};
+
+void irlap_sizer_reset(struct irlap_sizer *z, uint32_t max_size);
+/* One I-frame of len I-field bytes arrived (lost = false) or not. */
+void irlap_sizer_observe(struct irlap_sizer *z, uint32_t len, uint32_t line_bytes, bool lost);
+/* Picks the class (and, with a go-back-N peer, the number of frames
+ * per turn: z->win) with the best expected payload per line byte;
+ * returns its size. */
+uint32_t irlap_sizer_choose(struct irlap_sizer *z, const struct irlap_size_costs *c);
+/* Whether a turn should end with a separate RR(P/F) rather than the P/F
+ * bit on its last I-frame, of len I-field bytes: when, at the loss rate
+ * seen, that frame is likely enough lost that the wait for a lost final
+ * costs more than the extra frame. */
+bool irlap_sizer_separate_final(const struct irlap_sizer *z, const struct irlap_size_costs *c,
+				uint32_t len);
+
 struct irlap {
 	struct irlap_config cfg;
 	struct irlap_ops ops;
@@ -87,10 +128,34 @@ struct irlap {
 	enum irlap_reason close_reason;
 
 	uint32_t frame_size;      /* current size for new I-frames (adapts to losses) */
-	unsigned last_turn_iframes;
+	uint32_t frame_window;    /* and the most new I-frames outstanding */
+	struct irlap_sizer sizer;
+	uint8_t last_turn[8];     /* Ns of the I-frames of our last turn, in order */
+	unsigned last_turn_n;     /* (their fate is learnt from the peer's answer) */
+	bool peer_srej;           /* the peer has sent SREJ: it keeps frames after a loss */
 	uint8_t vs, vr, va;
 	bool remote_busy, local_busy;
 	int srej;                 /* Nr of an SREJ to honour, or -1 */
+	unsigned srej_unanswered; /* our SREJ polls in a row that got no answer */
+	bool srej_off;            /* the peer does not seem to answer SREJ */
+	bool srej_probe;          /* ... unless our RR poll goes unanswered too */
+
+	/* Receiving: I-frames that arrived after a lost one, by Ns. */
+	struct irlap_slot rxwin[8];
+	uint8_t rx_held;          /* bit per Ns held in rxwin */
+	bool rx_anchored;         /* the Ns of this burst are known to lie in */
+	uint8_t rx_anchor;        /* [rx_anchor, rx_anchor + rx_span) */
+	uint8_t rx_span;
+	uint64_t rx_heard_at;     /* last line activity or frame heard */
+
+	/* Primary waiting for the final frame (early poll). */
+	uint64_t f_deadline;      /* the F-timer proper */
+	uint64_t poll_end;        /* when our poll left */
+	bool heard_since_poll;
+	bool damaged;             /* a damaged frame since the last good one */
+	bool early_polled;        /* once per answer */
+	bool final_was_srej;      /* our last poll was an SREJ */
+	uint32_t answer_delay_us; /* the peer's answer delay (decaying max) */
 	bool disc_pending;
 	bool frmr_pending;
 	struct irlap_frmr frmr;

@@ -813,3 +813,8 @@ const char *irlmp_reason_name(enum irlmp_reason r)
 	}
 	return "?";
 }
+
+void irlmp_set_idle_timeout(struct irlmp *lm, uint64_t timeout_us)
+{
+	lm->cfg.idle_timeout_us = timeout_us;
+}

@@ -191,6 +191,9 @@ enum irlmp_conn_state irlmp_conn_state(const struct irlmp_conn *c);
 struct irlmp *irlmp_conn_owner(const struct irlmp_conn *c);
 /* Largest LSAP payload in one PDU (negotiated IrLAP data size - 2). */
 size_t irlmp_max_data(const struct irlmp *lm);
+/* A new idle timeout (a daemon's reload); counts from the next time the
+ * link falls idle. */
+void irlmp_set_idle_timeout(struct irlmp *lm, uint64_t timeout_us);
 enum irlmp_lap_state irlmp_get_lap_state(const struct irlmp *lm);
 /* "user request", "no available LM-MUX client", ... (digest 5.2). */
 const char *irlmp_reason_name(enum irlmp_reason r);

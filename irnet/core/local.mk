@@ -67,7 +67,7 @@ irnet_core_libirnet_core_la_SOURCES += \
 	irnet/core/qos.c irnet/core/qos.h \
 	irnet/core/irlap_frame.c irnet/core/irlap_frame.h \
 	irnet/core/irlap.c irnet/core/irlap.h irnet/core/irlap_internal.h \
-	irnet/core/irlap_discovery.c
+	irnet/core/irlap_discovery.c irnet/core/irlap_size.c
 
 noinst_HEADERS += tests/unit/irlap_vectors.h
 

@@ -16,7 +16,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define FDS_MAX 4 /* descriptors one recvmsg can bring (all refused) */
+#include "fdpass.h"
+
 
 struct api_session {
 	struct api_server *srv;
@@ -105,36 +106,15 @@ static void on_reaper(struct eloop *loop, void *ctx)
 
 int api_session_send(struct api_session *s, const uint8_t *msg, size_t len, int fd)
 {
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} cmsg;
-	struct iovec iov = { .iov_base = (void *)msg, .iov_len = len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	ssize_t n;
-
 	if (s->ending)
 		return -ECONNRESET;
-	if (fd >= 0) {
-		memset(&cmsg, 0, sizeof(cmsg));
-		mh.msg_control = cmsg.buf;
-		mh.msg_controllen = sizeof(cmsg.buf);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
-	do
-		n = sendmsg(s->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)len)
+	int rc = fdpass_send(s->fd, msg, len, fd);
+	if (rc == 0)
 		return 0;
-	int err = n < 0 ? errno : EMSGSIZE;
 	/* A client whose buffer is full does not read its replies: rather
 	 * than queue without bound or block the daemon, its session ends. */
-	api_session_end(s, err == EAGAIN ? "does not read its replies" : strerror(err));
-	return -err;
+	api_session_end(s, rc == -EAGAIN ? "does not read its replies" : strerror(-rc));
+	return rc;
 }
 
 int api_session_error(struct api_session *s, uint32_t seq, int err, const char *fmt, ...)
@@ -160,52 +140,27 @@ int api_session_error(struct api_session *s, uint32_t seq, int err, const char *
 
 /* --- receiving ----------------------------------------------------------- */
 
-/* Closes descriptors a client sent along; true if there were any. */
-static bool refuse_fds(struct msghdr *mh)
-{
-	bool any = false;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; i < n; i++) {
-			int fd;
-			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-			close(fd);
-		}
-		any = true;
-	}
-	return any;
-}
-
 /* Reads one message.  1: one in srv->buf (*len), 0: none now, -1: the
  * session ended. */
 static int read_one(struct api_session *s, size_t *len)
 {
 	struct api_server *srv = s->srv;
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int) * FDS_MAX)];
-	} cmsg;
-	struct iovec iov = { .iov_base = srv->buf, .iov_len = sizeof(srv->buf) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cmsg.buf,
-			     .msg_controllen = sizeof(cmsg.buf) };
-	ssize_t n;
+	struct fdpass_fds fds;
+	int flags;
+	ssize_t n = fdpass_recv(s->fd, srv->buf, sizeof(srv->buf), &fds, &flags);
 
-	do
-		n = recvmsg(s->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+	if (n == -EAGAIN)
 		return 0;
-	if (refuse_fds(&mh) || (mh.msg_flags & MSG_CTRUNC)) {
+	if (fds.n || (flags & MSG_CTRUNC)) {
+		fdpass_close(&fds);
 		api_session_end(s, "sent a descriptor");
 		return -1;
 	}
 	if (n <= 0) {
-		api_session_end(s, n == 0 ? "closed by the client" : strerror(errno));
+		api_session_end(s, n == 0 ? "closed by the client" : strerror((int)-n));
 		return -1;
 	}
-	if ((mh.msg_flags & MSG_TRUNC) || (size_t)n > IRDAD_MSG_MAX) {
+	if ((flags & MSG_TRUNC) || (size_t)n > IRDAD_MSG_MAX) {
 		api_session_error(s, 0, EMSGSIZE, "a message over %d bytes", IRDAD_MSG_MAX);
 		api_session_end(s, "sent a message over the size limit");
 		return -1;

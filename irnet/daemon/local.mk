@@ -39,6 +39,18 @@ tests_unit_test_conn_bridge_SOURCES = tests/unit/test_conn_bridge.c tests/unit/s
 tests_unit_test_conn_bridge_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_conn_bridge_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
 
+# System integration: the per-port unit started by the udev rule for a
+# port tagged IRNET_IRDA=1 (man irdad.8).
+irdad_edit = $(SED) -e 's|@sbindir[@]|$(sbindir)|g'
+irnet/daemon/system/irdad@.service: $(srcdir)/irnet/daemon/system/irdad@.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) irnet/daemon/system && $(irdad_edit) $(srcdir)/irnet/daemon/system/irdad@.service.in >$@.tmp && mv $@.tmp $@
+systemdsystemunit_DATA += irnet/daemon/system/irdad@.service
+dist_udevrules_DATA += irnet/daemon/system/61-irdad.rules
+CLEANFILES += irnet/daemon/system/irdad@.service
+EXTRA_DIST += irnet/daemon/system/irdad@.service.in
+TESTS += tests/irdad-units.tap
+
+# An [ircomm] endpoint on a pty (ircomm_pty.c), two of them on stack_pair.
 UNIT_TESTS += tests/unit/test_ircomm_pty
 tests_unit_test_ircomm_pty_SOURCES = tests/unit/test_ircomm_pty.c tests/unit/stack_pair.c \
 	tests/unit/stack_pair.h

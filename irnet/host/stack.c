@@ -110,7 +110,7 @@ int stack_new(struct eloop *loop, struct port *port, const struct stack_config *
 	memcpy(name, cfg->station.lap.info.nickname, nlen);
 	name[nlen] = '\0';
 	s->lm = irlmp_new(&cfg->lmp, &lmp_ops, s);
-	s->db = s->lm ? ias_db_new(name) : NULL;
+	s->db = s->lm ? ias_db_new(cfg->ias_name ? cfg->ias_name : name) : NULL;
 	s->ias = s->db ? ias_server_new(s->lm, s->db, cfg->lmp.log) : NULL;
 	if (!s->ias) {
 		snprintf(err, errlen, "stack: cannot build IrLMP and the IAS server");

@@ -33,9 +33,11 @@ struct stack;
 
 struct stack_config {
 	/* The station's configuration; its app is replaced by the glue's.
-	 * The IAS Device name is lap.info's nickname. */
+	 * The IAS Device name is ias_name, or lap.info's nickname. */
 	struct station_config station;
 	struct irlmp_config lmp;     /* irlmp_config_defaults(), then edited */
+	/* The IAS Device object's DeviceName; NULL: the nickname. */
+	const char *ias_name;
 	/* The program's view (all optional): every IrLAP event, after
 	 * IrLMP saw it, and the port's failure. */
 	void (*event)(void *ctx, const struct irlap_event *ev);

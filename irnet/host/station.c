@@ -215,7 +215,8 @@ static void on_media_busy(void *ctx)
 {
 	struct station *st = ctx;
 
-	irlap_media_activity(st->lap, eloop_now_us(), false);
+	/* A damaged frame or noise: activity, and maybe a lost answer. */
+	irlap_frame_error(st->lap, eloop_now_us());
 }
 
 static void on_timer(struct eloop *loop, void *ctx)

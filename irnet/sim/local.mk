@@ -29,10 +29,12 @@ tests_irlap_session_LDADD = irnet/libirnet.la
 TESTS += tests/irlap-tshark.tap
 EXTRA_DIST += tests/irlap-tshark.tap
 
-BENCHMARKS += tests/bench/bench_irlap
-noinst_PROGRAMS += tests/bench/bench_irlap
+BENCHMARKS += tests/bench/bench_irlap tests/bench/bench_irlap_ber
+noinst_PROGRAMS += tests/bench/bench_irlap tests/bench/bench_irlap_ber
 tests_bench_bench_irlap_SOURCES = tests/bench/bench_irlap.c
 tests_bench_bench_irlap_LDADD = irnet/libirnet.la
+tests_bench_bench_irlap_ber_SOURCES = tests/bench/bench_irlap_ber.c
+tests_bench_bench_irlap_ber_LDADD = irnet/libirnet.la -lm
 
 # Link set-up time (discovery, SNRM/UA, the first poll at the new rate)
 # in virtual time: the scenario is shared by the test and the benchmark.

@@ -39,6 +39,8 @@ struct sim {
 	struct sim_counters counters;
 	double frame_loss;
 	uint64_t rng;
+	bool (*damage)(void *ctx, int station, const uint8_t *frame, size_t len);
+	void *damage_ctx;
 	uint32_t switch_delay_us[2];
 	uint32_t switch_baud[2];       /* a late switch pending, or 0 */
 	uint64_t switch_at[2];
@@ -110,6 +112,8 @@ static void wire_send_frame(void *ctx, const uint8_t *frame, size_t len,
 		/* The frame fades: its time on the line passes in silence. */
 		memset(p->tx, SIR_XBOF, (size_t)n);
 		s->counters.frames_lost[p->index]++;
+	} else if (s->damage && s->damage(s->damage_ctx, p->index, frame, len)) {
+		p->tx[n - 1 - (int)len / 2] ^= 0x08;
 	}
 	wire_transmit(s->wire, p->index, p->tx, (size_t)n, s->now, &done);
 	if (tx->speed_after && s->switch_delay_us[p->index]) {
@@ -164,11 +168,19 @@ static void on_frame(void *ctx, const uint8_t *frame, size_t len)
 	irlap_input(p->st, frame, len, p->rx_at);
 }
 
+/* The decoder dropped a damaged frame or heard noise. */
+static void on_damage(void *ctx)
+{
+	struct sim_port *p = ctx;
+
+	irlap_frame_error(p->st, p->rx_at);
+}
+
 static int port_init(struct sim_port *p, void *owner, int index, bool net,
 		     const struct irlap_config *cfg, const struct logger *log)
 {
 	struct sir_decoder_config dc = { .max_ifield = IRLAP_MAX_DATA, .on_frame = on_frame,
-					 .ctx = p, .log = log };
+					 .on_media_busy = on_damage, .ctx = p, .log = log };
 	struct irlap_ops ops = {
 		.send_frame = net ? net_send_frame : wire_send_frame,
 		.set_speed = net ? net_port_speed : wire_port_speed,
@@ -206,6 +218,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct irlap_config stat
 	s->app = cfg->app;
 	s->log = cfg->log;
 	s->frame_loss = cfg->frame_loss;
+	s->damage = cfg->damage;
+	s->damage_ctx = cfg->damage_ctx;
 	memcpy(s->switch_delay_us, cfg->switch_delay_us, sizeof(s->switch_delay_us));
 	s->rng = cfg->wire.seed ^ 0x5eed5eed5eedull;
 	if (!s->wire) {

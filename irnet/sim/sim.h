@@ -52,6 +52,12 @@ struct sim_config {
 	 * idle bytes for its duration instead), on top of the wire's
 	 * per-byte physics.  Drawn per frame from wire.seed. */
 	double frame_loss;
+	/* Optional, for tests that lose chosen frames: asked for every
+	 * frame a station sends; true damages it on the line (one bit of
+	 * its middle byte flips, so the receiver's decoder drops it as a
+	 * damaged frame, as after a bit error). */
+	bool (*damage)(void *ctx, int station, const uint8_t *frame, size_t len);
+	void *damage_ctx;
 	/* A station that switches its line late after a frame that asks for
 	 * it (txinfo.speed_after: the secondary's UA): its UART changes rate
 	 * this long after the frame was handed over, but not before the

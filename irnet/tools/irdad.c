@@ -4,46 +4,59 @@
  * (docs/irdad-api.md) on a unix socket so that other programs share the
  * link: the pppd plugin, the AF_IRDA library, irdiscover, irspray.
  *
- * Start-up (hostcli): the port and its lock are opened as root, then the
- * control socket, then root is dropped and the system-call allow-list
- * (with the socket calls the API needs) installed.  SIGINT and SIGTERM
- * end it: every session ends, its connections are disconnected and its
- * IAS objects withdrawn, the lock is removed.
+ * Configuration: irdad.conf(5) (irnet/daemon/irdad_config.h), every key
+ * also an option of the same name that overrides the file.  Start-up
+ * (hostcli): the port and its lock are opened as root, then the control
+ * socket, then root is dropped and the system-call allow-list (with the
+ * socket calls the API needs) installed.  SIGINT and SIGTERM end it:
+ * every session ends, its connections are disconnected and its IAS
+ * objects withdrawn, the lock is removed.  SIGHUP reads the file again
+ * (all or nothing) and applies what a running daemon can.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "api_requests.h"
 #include "api_server.h"
 #include "hostcli.h"
+#include "irdad_config.h"
 #include "stack.h"
 
 #define EXIT_JOB HOSTCLI_EXIT_JOB
 #define EXIT_USAGE HOSTCLI_EXIT_USAGE
-#define SOCKET_DIR "/run/irnet"
-
-struct irdad_opts {
-	struct hostcli h;
-	const char *socket_path;    /* NULL: SOCKET_DIR/PORT.sock */
-	const char *group;          /* of the socket; NULL: the daemon's */
-	char socket_buf[108];
-	char nickname[23];
-};
+#define CONFIG_DIR "/etc/irnet"
+#define OPT_KEY_BASE 0x200        /* getopt codes of the config keys */
+#define OPT_CONFIG 'c'
+#define OPT_CHECK 0x300
+#define OPT_NO_SECCOMP 0x301
 
 struct irdad {
-	struct irdad_opts o;
+	struct irdad_config cfg;
+	struct irdad_overrides ov;
+	const char *config_path;    /* NULL: none (defaults and options only) */
+	char config_buf[IRDAD_PATH_MAX];
+	bool check_only;
+	unsigned verbose;
+	struct hostcli h;
 	struct stack *stk;
 	struct api_server *srv;
 	struct api_requests *ar;
 	struct api_requests_config arc;
+	struct eloop_timer discovery;
+	int syslog_fd;
 	char errbuf[400];
 };
 
@@ -55,14 +68,21 @@ static const char *const api_calls[] = {
 
 static void usage(FILE *f)
 {
-	fputs("usage: irdad -D DEVICE [--socket PATH] [--group GROUP] [options]\n"
+	fputs("usage: irdad [-c FILE] [-D DEVICE] [--KEY VALUE ...] [--no-seccomp] [-v]\n"
+	      "       irdad --check [-c FILE] [options]\n"
 	      "The IrDA daemon of one serial port: runs the stack and serves the local API.\n"
+	      "  -c, --config FILE     irdad.conf(5); default /etc/irnet/PORT.conf, else\n"
+	      "                        /etc/irnet/irdad.conf, else none\n"
 	      "  -D, --device DEVICE   the serial port (or pty)\n"
-	      "  --socket PATH         the control socket (default /run/irnet/PORT.sock)\n"
-	      "  --group GROUP         the socket's group (mode 0660; default: root's)\n", f);
-	hostcli_usage(f);
-	fputs("Exit: 0 ended by SIGINT or SIGTERM, 1 the port or the socket failed, 2 usage.\n",
-	      f);
+	      "  --check               print the configuration as it would run, and exit\n"
+	      "  --no-seccomp          do not install the system-call allow-list\n"
+	      "  -v, --verbose         log-level info (twice: debug)\n"
+	      "Every key of irdad.conf(5) is also an option that overrides the file:\n"
+	      "  --dongle --speed --min-turnaround --nickname --hints --ias-name --user\n"
+	      "  --group --socket --socket-mode --lock-dir --seccomp --discovery-period\n"
+	      "  --idle-timeout --log (syslog|stderr) --log-level --pcap\n"
+	      "Exit: 0 ended by SIGINT or SIGTERM (or --check passed), 1 the port or the\n"
+	      "socket failed, 2 a usage or configuration error.\n", f);
 }
 
 /* "/dev/ttyUSB0" -> "ttyUSB0" */
@@ -72,62 +92,158 @@ static const char *port_name(const char *device)
 	return slash ? slash + 1 : device;
 }
 
-static int parse(int argc, char **argv, struct irdad_opts *o)
+static bool file_exists(const char *path)
 {
-	static const struct option lo[] = {
-		HOSTCLI_LONG_OPTIONS,
-		{ "device", required_argument, NULL, 'D' },
-		{ "socket", required_argument, NULL, 'S' },
-		{ "group", required_argument, NULL, 'G' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* Without -c: the port's own file, else the common one, else none. */
+static void default_config(struct irdad *d, const char *device)
+{
+	if (device) {
+		int n = snprintf(d->config_buf, sizeof(d->config_buf), "%s/%s.conf", CONFIG_DIR,
+				 port_name(device));
+		if (n > 0 && (size_t)n < sizeof(d->config_buf) && file_exists(d->config_buf)) {
+			d->config_path = d->config_buf;
+			return;
+		}
+	}
+	if (file_exists(IRDAD_CONFIG_PATH))
+		d->config_path = IRDAD_CONFIG_PATH;
+}
+
+/* The options: one per configuration key, under the key's own name. */
+static void build_options(struct option *lo)
+{
+	size_t n = 0;
+	for (int k = 0; k < IRDAD_KEY_COUNT; k++)
+		lo[n++] = (struct option){ irdad_key_name((enum irdad_key)k), required_argument, NULL,
+					   OPT_KEY_BASE + k };
+	lo[n++] = (struct option){ "config", required_argument, NULL, OPT_CONFIG };
+	lo[n++] = (struct option){ "check", no_argument, NULL, OPT_CHECK };
+	lo[n++] = (struct option){ "no-seccomp", no_argument, NULL, OPT_NO_SECCOMP };
+	lo[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
+	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static int override(struct irdad *d, const char *key, const char *value)
+{
+	if (irdad_overrides_add(&d->ov, key, value, d->errbuf, sizeof(d->errbuf)) < 0) {
+		fprintf(stderr, "irdad: %s\n", d->errbuf);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct irdad *d)
+{
+	struct option lo[IRDAD_KEY_COUNT + 6];
+	const char *device = NULL;
 	int c;
 
-	if (gethostname(o->nickname, sizeof(o->nickname) - 1) < 0 || !o->nickname[0])
-		snprintf(o->nickname, sizeof(o->nickname), "irdad");
-	hostcli_init(&o->h, "irdad", o->nickname);
-	while ((c = getopt_long(argc, argv, "D:vh", lo, NULL)) != -1) {
-		int taken = hostcli_option(&o->h, c, optarg);
-
-		if (taken < 0)
-			return -1;
-		if (taken)
-			continue;
-		switch (c) {
-		case 'D': o->h.device = optarg; break;
-		case 'S': o->socket_path = optarg; break;
-		case 'G': o->group = optarg; break;
-		case 'h': usage(stdout); exit(0);
-		default:
-			usage(stderr);
-			return -1;
+	build_options(lo);
+	while ((c = getopt_long(argc, argv, "c:D:vh", lo, NULL)) != -1) {
+		int rc = 0;
+		if (c >= OPT_KEY_BASE && c < OPT_KEY_BASE + IRDAD_KEY_COUNT) {
+			rc = override(d, irdad_key_name((enum irdad_key)(c - OPT_KEY_BASE)), optarg);
+			if (c == OPT_KEY_BASE + IRDAD_KEY_DEVICE)
+				device = optarg;
+		} else {
+			switch (c) {
+			case OPT_CONFIG: d->config_path = optarg; break;
+			case 'D':
+				device = optarg;
+				rc = override(d, "device", optarg);
+				break;
+			case OPT_CHECK: d->check_only = true; break;
+			case OPT_NO_SECCOMP: rc = override(d, "seccomp", "no"); break;
+			case 'v': d->verbose++; break;
+			case 'h': usage(stdout); exit(0);
+			default:
+				usage(stderr);
+				return -1;
+			}
 		}
+		if (rc < 0)
+			return -1;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "irdad: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (hostcli_check(&o->h, "-D") < 0)
+	/* -v is log-level info, -vv debug, after any --log-level */
+	if (d->verbose && override(d, "log-level", d->verbose > 1 ? "debug" : "info") < 0)
 		return -1;
-	if (!o->socket_path) {
-		int n = snprintf(o->socket_buf, sizeof(o->socket_buf), "%s/%s.sock", SOCKET_DIR,
-				 port_name(o->h.device));
-		if (n < 0 || (size_t)n >= sizeof(o->socket_buf)) {
-			fprintf(stderr, "irdad: -D %s: the name is too long for a socket path\n",
-				o->h.device);
-			return -1;
-		}
-		o->socket_path = o->socket_buf;
-	}
+	if (!d->config_path)
+		default_config(d, device);
 	return 0;
 }
 
-static void on_lap_event(void *ctx, const struct irlap_event *ev)
+/* --- logging to syslog ----------------------------------------------------- */
+
+/* A datagram socket on /dev/log opened while still root, so the dropped
+ * and filtered daemon only ever sends on it (syslog(3) would reconnect
+ * with socket and connect, which the allow-list does not have).  A lost
+ * line is lost; the daemon never blocks on its log. */
+static int open_syslog(void)
 {
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static void log_sink_syslog(void *ctx, enum log_level level, const char *msg)
+{
+	static const int prio[] = { [LOG_LEVEL_ERROR] = LOG_ERR, [LOG_LEVEL_WARNING] = LOG_WARNING,
+				    [LOG_LEVEL_INFO] = LOG_INFO, [LOG_LEVEL_DEBUG] = LOG_DEBUG };
 	struct irdad *d = ctx;
-	if (d->ar)
-		api_requests_lap_event(d->ar, ev);
+	char line[600];
+	int n = snprintf(line, sizeof(line), "<%d>irdad[%ld]: %s", LOG_DAEMON | prio[level],
+			 (long)getpid(), msg);
+
+	if (n > 0)
+		send(d->syslog_fd, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1,
+		     MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+static enum log_level log_max(const struct irdad_config *cfg)
+{
+	return cfg->log_level;
+}
+
+/* --- the configuration onto the host ------------------------------------------- */
+
+/* hostcli's options from the configuration (hostcli_start then opens the
+ * port, the capture, the loop, and drops privileges as it says). */
+static void configure_host(struct irdad *d)
+{
+	const struct irdad_config *cfg = &d->cfg;
+	struct hostcli *h = &d->h;
+
+	hostcli_init(h, "irdad", cfg->nickname);
+	h->device = cfg->device;
+	h->dongle = cfg->dongle;
+	h->speed = cfg->speed;
+	h->min_tat_us = cfg->min_tat_us == IRDAD_MIN_TAT_DONGLE ? STATION_MIN_TAT_DONGLE :
+								    cfg->min_tat_us;
+	h->pcap_path = cfg->pcap[0] ? cfg->pcap : NULL;
+	h->user = cfg->user;
+	h->lock_dir = cfg->lock_dir;
+	h->seccomp = cfg->seccomp;
+	/* hostcli_start sets the logger's level from verbose */
+	h->verbose = cfg->log_level >= LOG_LEVEL_DEBUG ? 2 : cfg->log_level >= LOG_LEVEL_INFO;
+	if (cfg->log == IRDAD_LOG_SYSLOG && d->syslog_fd >= 0) {
+		h->log.sink = log_sink_syslog;
+		h->log.ctx = d;
+		h->log.prefix = NULL;
+	}
 }
 
 /* Opens the control socket while still root (hostcli's before_drop). */
@@ -137,13 +253,15 @@ static int open_socket(struct hostcli *h, void *ctx)
 	struct api_server_config sc;
 	int rc;
 
+	h->log.max = log_max(&d->cfg);
 	api_server_config_defaults(&sc);
-	sc.path = d->o.socket_path;
+	sc.path = d->cfg.socket;
+	sc.mode = (mode_t)d->cfg.socket_mode;
 	sc.log = &h->log;
-	if (d->o.group) {
-		struct group *gr = getgrnam(d->o.group);
+	if (d->cfg.group[0]) {
+		struct group *gr = getgrnam(d->cfg.group);
 		if (!gr) {
-			fprintf(stderr, "irdad: --group %s: no such group\n", d->o.group);
+			fprintf(stderr, "irdad: group %s: no such group\n", d->cfg.group);
 			return EXIT_USAGE;
 		}
 		sc.gid = gr->gr_gid;
@@ -157,53 +275,150 @@ static int open_socket(struct hostcli *h, void *ctx)
 	return 0;
 }
 
+/* --- running ----------------------------------------------------------------- */
+
+static void on_lap_event(void *ctx, const struct irlap_event *ev)
+{
+	struct irdad *d = ctx;
+	if (d->ar)
+		api_requests_lap_event(d->ar, ev);
+}
+
+/* Periodic discovery (discovery-period): only while no link is up, as
+ * the kernel did; the station log reports arrivals and departures. */
+static void on_discovery_timer(struct eloop *loop, void *ctx)
+{
+	struct irdad *d = ctx;
+
+	if (irlmp_get_lap_state(stack_irlmp(d->stk)) == IRLMP_LAP_STANDBY)
+		stack_lap_request(d->stk, &(struct irlap_request){ .type = IRLAP_REQ_DISCOVER,
+								   .slots = 6 });
+	if (d->cfg.discovery_ms)
+		eloop_timer_arm_in(loop, &d->discovery, (uint64_t)d->cfg.discovery_ms * 1000);
+}
+
+/* What a running daemon takes from a new configuration. */
+static void apply_runtime(struct irdad *d)
+{
+	irlmp_set_idle_timeout(stack_irlmp(d->stk), (uint64_t)d->cfg.idle_ms * 1000);
+	d->h.log.max = log_max(&d->cfg);
+	eloop_timer_cancel(d->h.loop, &d->discovery);
+	if (d->cfg.discovery_ms)
+		eloop_timer_arm_in(d->h.loop, &d->discovery, 0);
+}
+
+static void on_hup(struct eloop *loop, int signo, void *ctx)
+{
+	struct irdad *d = ctx;
+	struct irdad_config_diff diff;
+	(void)loop;
+	(void)signo;
+
+	if (!d->config_path) {
+		log_msg(&d->h.log, LOG_LEVEL_INFO, "SIGHUP: no configuration file to read");
+		return;
+	}
+	if (irdad_config_reload(&d->cfg, d->config_path, &d->ov, &diff, d->errbuf,
+				sizeof(d->errbuf)) < 0) {
+		log_msg(&d->h.log, LOG_LEVEL_ERROR, "SIGHUP: %s; the running configuration stays",
+			d->errbuf);
+		return;
+	}
+	apply_runtime(d);
+	for (int k = 0; k < IRDAD_KEY_COUNT; k++)
+		if (diff.keys_kept & (1u << k))
+			log_msg(&d->h.log, LOG_LEVEL_WARNING,
+				"SIGHUP: %s changed: it takes effect at the next start",
+				irdad_key_name((enum irdad_key)k));
+	log_msg(&d->h.log, LOG_LEVEL_INFO,
+		"SIGHUP: %s read again: %zu endpoints added, %zu changed, %zu removed",
+		d->config_path, diff.added, diff.changed, diff.removed);
+}
+
+static int check_config(const struct irdad *d)
+{
+	static char out[IRDAD_CONFIG_FILE_MAX];
+	long n = irdad_config_write(&d->cfg, out, sizeof(out));
+
+	if (n < 0)
+		return EXIT_JOB;
+	printf("# %s\n", d->config_path ? d->config_path : "(no file: defaults and options)");
+	fwrite(out, 1, (size_t)n, stdout);
+	return 0;
+}
+
+static int run(struct irdad *d)
+{
+	struct stack_config scfg;
+	uint8_t hints[2];
+	int rc;
+
+	configure_host(d);
+	d->h.before_drop = open_socket;
+	d->h.before_drop_ctx = d;
+	d->h.seccomp_extra = api_calls;
+	d->h.nseccomp_extra = sizeof(api_calls) / sizeof(api_calls[0]);
+	rc = hostcli_start(&d->h, &scfg);
+	if (rc)
+		return rc;
+	d->h.log.max = log_max(&d->cfg);
+	scfg.station.lap.info.nhints = (uint8_t)irdad_config_hint_bytes(&d->cfg, hints);
+	memcpy(scfg.station.lap.info.hints, hints, sizeof(hints));
+	scfg.lmp.idle_timeout_us = (uint64_t)d->cfg.idle_ms * 1000;
+	scfg.ias_name = d->cfg.ias_name;
+	scfg.event = on_lap_event;
+	scfg.ctx = d;
+	if (stack_new(d->h.loop, d->h.port, &scfg, &d->stk, d->errbuf, sizeof(d->errbuf)) < 0) {
+		fprintf(stderr, "irdad: %s\n", d->errbuf);
+		return EXIT_JOB;
+	}
+	api_requests_config_defaults(&d->arc);
+	d->arc.port_name = port_name(d->cfg.device);
+	d->arc.nickname = d->cfg.nickname;
+	d->arc.log = &d->h.log;
+	d->ar = api_requests_new(d->h.loop, d->stk, &d->arc);
+	if (!d->ar || eloop_add_signal(d->h.loop, SIGHUP, on_hup, d) < 0) {
+		fprintf(stderr, "irdad: out of memory\n");
+		return EXIT_JOB;
+	}
+	api_server_set_ctx(d->srv, d->ar);
+	eloop_timer_init(&d->discovery, on_discovery_timer, d);
+	apply_runtime(d);
+	log_msg(&d->h.log, LOG_LEVEL_INFO, "serving %s on %s as \"%s\"%s%s", d->cfg.device,
+		d->cfg.socket, d->cfg.nickname, d->config_path ? ", configured by " : "",
+		d->config_path ? d->config_path : "");
+	rc = eloop_run(d->h.loop);
+	if (rc < 0) {
+		fprintf(stderr, "irdad: event loop: %s\n", strerror(-rc));
+		return EXIT_JOB;
+	}
+	return d->h.port_failed ? EXIT_JOB : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct irdad d;
-	struct stack_config cfg;
 	int rc;
 
-	if (parse(argc, argv, &d.o) < 0)
+	d.syslog_fd = -1;
+	if (parse(argc, argv, &d) < 0)
 		return EXIT_USAGE;
-	d.o.h.before_drop = open_socket;
-	d.o.h.before_drop_ctx = &d;
-	d.o.h.seccomp_extra = api_calls;
-	d.o.h.nseccomp_extra = sizeof(api_calls) / sizeof(api_calls[0]);
-	/* The server needs the request handler as its context, and the
-	 * handler the stack: the server is opened first (as root), the
-	 * handler bound to it once the stack exists. */
-	rc = hostcli_start(&d.o.h, &cfg);
-	if (rc)
-		goto out;
-	rc = EXIT_JOB;
-	cfg.event = on_lap_event;
-	cfg.ctx = &d;
-	if (stack_new(d.o.h.loop, d.o.h.port, &cfg, &d.stk, d.errbuf, sizeof(d.errbuf)) < 0) {
+	if (irdad_config_load(d.config_path, &d.ov, &d.cfg, d.errbuf, sizeof(d.errbuf)) < 0) {
 		fprintf(stderr, "irdad: %s\n", d.errbuf);
-		goto out;
+		return EXIT_USAGE;
 	}
-	api_requests_config_defaults(&d.arc);
-	d.arc.port_name = port_name(d.o.h.device);
-	d.arc.nickname = d.o.h.nickname;
-	d.arc.log = &d.o.h.log;
-	d.ar = api_requests_new(d.o.h.loop, d.stk, &d.arc);
-	if (!d.ar) {
-		fprintf(stderr, "irdad: out of memory\n");
-		goto out;
-	}
-	api_server_set_ctx(d.srv, d.ar);
-	log_msg(&d.o.h.log, LOG_LEVEL_INFO, "serving %s on %s as \"%s\"", d.o.h.device,
-		d.o.socket_path, d.o.h.nickname);
-	rc = eloop_run(d.o.h.loop);
-	if (rc < 0) {
-		fprintf(stderr, "irdad: event loop: %s\n", strerror(-rc));
-		rc = EXIT_JOB;
-	} else {
-		rc = d.o.h.port_failed ? EXIT_JOB : 0;
-	}
-out:
+	if (d.check_only)
+		return check_config(&d);
+	if (d.cfg.log == IRDAD_LOG_SYSLOG)
+		d.syslog_fd = open_syslog();
+	rc = run(&d);
+	if (d.h.loop)
+		eloop_timer_cancel(d.h.loop, &d.discovery);
 	api_server_free(d.srv);
 	api_requests_free(d.ar);
 	stack_free(d.stk);
-	return hostcli_finish(&d.o.h, rc);
+	rc = hostcli_finish(&d.h, rc);
+	if (d.syslog_fd >= 0)
+		close(d.syslog_fd);
+	return rc;
 }

@@ -48,11 +48,12 @@ EXTRA_DIST += tests/irwire.sh tests/irwire_rig.py
 # irdad: the daemon of one port (docs/irdad-api.md).
 sbin_PROGRAMS += irnet/tools/irdad
 irnet_tools_irdad_SOURCES = irnet/tools/irdad.c
-irnet_tools_irdad_LDADD = irnet/tools/libhostcli.la irnet/daemon/libirdad.la
+irnet_tools_irdad_LDADD = irnet/tools/libhostcli.la irnet/daemon/libirdad.la \
+	irnet/daemon/libirdad_config.la
 dist_man_MANS += man/irdad.8
 # Two daemons over irwire, their API driven by an independent Python
 # implementation of docs/irdad-api.md; also under ASan (a leak or an
 # error in the daemon fails it).
-TESTS += tests/irdad-api.sh
+TESTS += tests/irdad-api.sh tests/irdad-reload.sh
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py
-SANITIZER_TESTS += tests/irdad-api.sh
+SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh

@@ -98,6 +98,8 @@ static int run(uint32_t baud, size_t len)
 		/* Default negotiation: both offer up to this rate and need 1 ms
 		 * of turnaround (what the wire's 200 us blind time allows). */
 		irlap_config_defaults(&st[i], baud, 1000);
+		/* The wire hands each byte over at its line time. */
+		st[i].repoll_quiet_us = IRLAP_REPOLL_QUIET_US;
 		st[i].daddr = 0x0b0b0001 + (uint32_t)i;
 		st[i].seed = (uint64_t)i + 11;
 	}

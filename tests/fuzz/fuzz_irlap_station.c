@@ -9,7 +9,9 @@
  * Input: byte 0 chooses the role and options; then records of
  * [delay in ms][length][frame bytes], the frame's address byte rewritten
  * to the link's connection address when byte 0 says so (so most frames
- * reach the state machine instead of being ignored).
+ * reach the state machine instead of being ignored).  A record of length
+ * 0 is a damaged frame the host reports (irlap_frame_error).  The early
+ * poll is on, so its watch is fuzzed too.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -104,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.daddr = primary ? OURS : PEER;
 	cfg.seed = opts;
 	cfg.limits.max_tx_window = 1 + (opts >> 5);
+	cfg.repoll_quiet_us = IRLAP_REPOLL_QUIET_US;
 	st = irlap_new(&cfg, &ops, &x);
 	if (!st)
 		return 0;
@@ -150,7 +153,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(st);
 		}
 		now = until;
-		irlap_input(st, frame, len, now);
+		if (len)
+			irlap_input(st, frame, len, now);
+		else
+			irlap_frame_error(st, now);
 		check(st);
 		if (opts & 16) {
 			struct irlap_request r = { .type = IRLAP_REQ_DISCONNECT };

@@ -8,8 +8,8 @@
  *     byte for byte; a's client closes and b's client reads EOF;
  *   - SAR mode: messages of 1..2000 bytes keep their boundaries;
  *   - a client that does not read while the peer sends and closes, and
- *     starts reading only later, loses nothing: it reads every byte,
- *     then EOF (its bridge stalls TinyTP's credit meanwhile).
+ *     starts reading only once its socket is full and TinyTP holds the
+ *     rest, loses nothing: it reads every byte, then EOF.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -280,9 +280,13 @@ static void on_tick(struct eloop *loop, void *ctx)
 		}
 		break;
 	case LATE_READER:
-		/* a's client starts reading half a second after b's hung up */
-		if (b->closed && !r->late_start)
-			r->late_start = eloop_now_us() + 500000;
+		/* a's client starts reading 300 ms after its socket filled up
+		 * and the bridge had to leave data in TinyTP (whose credit then
+		 * holds the peer back): late enough to exercise the stall, not
+		 * so late that b's flush gives up */
+		if (b->closed && !r->late_start && r->s[0].bridge &&
+		    conn_bridge_get_stats(r->s[0].bridge)->stalls_client > 0)
+			r->late_start = eloop_now_us() + 300000;
 		if (r->late_start && eloop_now_us() >= r->late_start && !a->reading && a->fd >= 0) {
 			a->reading = true;
 			assert_int_equal(eloop_add_reader(loop, a->fd, on_client_readable, r), 0);

@@ -20,6 +20,7 @@
 #include "irlap_frame.h"
 #include "irlap_vectors.h"
 #include "log.h"
+#include "test_support.h"
 #include "sir.h"
 #include "cursor.h"
 
@@ -62,6 +63,7 @@ struct h {
 	bool accept;              /* answer CONNECT_IND with ACCEPT */
 	const uint8_t *pull_data; /* pull source */
 	size_t pull_len, pull_pos;
+	size_t pull_chunk;        /* nonzero: the source gives only whole chunks of this size */
 	char log[8192];
 	size_t log_len;
 	struct logger logger;
@@ -127,6 +129,11 @@ static size_t on_pull(void *ctx, uint8_t *buf, size_t max)
 	struct h *h = ctx;
 	size_t n = h->pull_len - h->pull_pos;
 
+	if (h->pull_chunk) {
+		if (max < h->pull_chunk)
+			return 0;
+		max = h->pull_chunk;
+	}
 	if (n > max)
 		n = max;
 	memcpy(buf, h->pull_data + h->pull_pos, n);
@@ -143,7 +150,13 @@ static void on_log(void *ctx, enum log_level level, const char *msg)
 		h->log_len += (size_t)n;
 }
 
-static struct h *make(uint32_t daddr, uint64_t seed, uint32_t min_tat_us, bool with_pull)
+/* The data-transfer features under bit errors, on or off (docs/irnet-irlap.md). */
+struct features {
+	bool fixed_size, no_srej, no_early_poll;
+};
+
+static struct h *make_with(uint32_t daddr, uint64_t seed, uint32_t min_tat_us, bool with_pull,
+			   struct features x)
 {
 	struct h *h = calloc(1, sizeof(*h));
 	struct irlap_config cfg;
@@ -158,11 +171,19 @@ static struct h *make(uint32_t daddr, uint64_t seed, uint32_t min_tat_us, bool w
 	cfg.info = (struct irlap_discovery_info){ .hints = { 0x04 }, .nhints = 1, .nickname_len = 4 };
 	memcpy(cfg.info.nickname, "test", 4);
 	cfg.log = &h->logger;
+	cfg.adapt_frame_size = !x.fixed_size;
+	cfg.send_srej = !x.no_srej;
+	cfg.repoll_quiet_us = x.no_early_poll ? 0 : IRLAP_REPOLL_QUIET_US;
 	h->st = irlap_new(&cfg, &ops, h);
 	assert_non_null(h->st);
 	h->speed = 9600;
 	h->accept = true;
 	return h;
+}
+
+static struct h *make(uint32_t daddr, uint64_t seed, uint32_t min_tat_us, bool with_pull)
+{
+	return make_with(daddr, seed, min_tat_us, with_pull, (struct features){ 0 });
 }
 
 static void destroy(struct h *h)
@@ -1222,6 +1243,302 @@ static void primary_fills_the_turn_within_line_capacity(void **state)
 	destroy(h);
 }
 
+/* ---- data transfer under bit errors ------------------------------------ */
+
+/* Feeds the secondary I-frames 0, 2, 3(P) (1 lost), then 1(P) again;
+ * returns how many frames were delivered in the end, and checks the
+ * answers: SREJ(1) then RR(4) with SREJ on, RR(1) then RR(2) without. */
+static size_t receive_around_a_lost_frame(bool srej)
+{
+	struct h *h = make_with(PEER, 1, 1000, false, (struct features){ .no_srej = !srej });
+	static const char *const text[] = { "zero", "one", "two", "three" };
+	uint8_t buf[64];
+	struct irlap_frame f;
+	size_t n, got;
+
+	connect_secondary(h);
+	n = iframe(buf, 0x2d, true, 0, 0, false, text[0]);
+	input(h, buf, n);
+	n = iframe(buf, 0x2d, true, 2, 0, false, text[2]);
+	input(h, buf, n);
+	n = iframe(buf, 0x2d, true, 3, 0, true, text[3]);
+	input(h, buf, n);
+	assert_int_equal(count_events(h, IRLAP_EV_DATA), 1);
+	f = parse_sent(last_sent(h));
+	assert_int_equal(f.type, srej ? IRLAP_F_SREJ : IRLAP_F_RR);
+	assert_int_equal(f.nr, 1);
+	assert_true(f.pf);
+	assert_false(f.cmd);
+	/* The primary sends the named frame alone. */
+	n = iframe(buf, 0x2d, true, 1, 0, true, text[1]);
+	input(h, buf, n);
+	got = count_events(h, IRLAP_EV_DATA);
+	for (size_t i = 0, k = 0; i < h->nev; i++) {
+		if (h->ev[i].type != IRLAP_EV_DATA)
+			continue;
+		assert_int_equal(h->ev[i].len, strlen(text[k]));
+		assert_memory_equal(h->ev[i].data, text[k], h->ev[i].len);
+		k++;
+	}
+	f = parse_sent(last_sent(h));
+	assert_int_equal(f.type, IRLAP_F_RR);
+	assert_int_equal(f.nr, got);
+	assert_int_equal(irlap_get_stats(h->st)->srej_tx, srej ? 1 : 0);
+	assert_int_equal(irlap_get_stats(h->st)->iframes_held, srej ? 2 : 0);
+	destroy(h);
+	return got;
+}
+
+static void srej_keeps_frames_after_a_lost_one(void **state)
+{
+	assert_int_equal(receive_around_a_lost_frame(true), 4);
+	/* Mutant check: without SREJ frames 2 and 3 were dropped. */
+	assert_int_equal(receive_around_a_lost_frame(false), 2);
+}
+
+static void old_frames_sent_again_are_not_kept(void **state)
+{
+	/* A secondary took 0..5 in sequence; the poll (6) was lost.  A
+	 * Linux primary sends 0..6 again after its F-timer: 0..5 are old,
+	 * though 0..4 look like 8..12 after an anchor at 5.  The quiet line
+	 * before them ends the burst, so they are not kept. */
+	struct h *h = make(PEER, 1, 1000, false);
+	char text[8][4];
+	uint8_t buf[64];
+	size_t n;
+
+	connect_secondary(h);
+	for (uint8_t i = 0; i < 7; i++)
+		snprintf(text[i], sizeof(text[i]), "f%u", i);
+	for (uint8_t i = 0; i < 6; i++) {
+		n = iframe(buf, 0x2d, true, i, 0, false, text[i]);
+		input(h, buf, n);
+		h->now += 1000;
+	}
+	assert_int_equal(count_events(h, IRLAP_EV_DATA), 6);
+	h->now += 500000;
+	for (uint8_t i = 0; i < 7; i++) {
+		n = iframe(buf, 0x2d, true, i, 0, i == 6, text[i]);
+		input(h, buf, n);
+		h->now += 1000;
+	}
+	assert_int_equal(count_events(h, IRLAP_EV_DATA), 7);
+	assert_memory_equal(h->ev[h->nev - 1].data, "f6", 2);
+	assert_int_equal(irlap_get_stats(h->st)->iframes_held, 0);
+	struct irlap_frame f = parse_sent(last_sent(h));
+	assert_int_equal(f.type, IRLAP_F_RR);
+	assert_int_equal(f.nr, 7);
+	destroy(h);
+}
+
+/* Deterministic losses that grow with the frame: a frame of len bytes
+ * is lost with probability len / 2500 (at most 0.9). */
+static bool size_loss(uint64_t *rng, size_t len)
+{
+	double p = (double)len / 2500.0;
+
+	return test_uniform(rng) < (p > 0.9 ? 0.9 : p);
+}
+
+/* The test plays a go-back-N secondary (as Linux) for a primary that
+ * pulls data: each turn, frames are lost (lossy) or not, and the answer
+ * is RR(F) with the Nr of the first one missing.  Returns the largest
+ * new I-field of the turn. */
+static size_t play_turn(struct h *h, uint8_t caddr, uint8_t *vr, bool lossy, uint64_t *rng)
+{
+	size_t largest = 0;
+	uint8_t rr[2];
+
+	for (size_t i = 0; i < h->nsent; i++) {
+		struct irlap_frame f = parse_sent(&h->sent[i]);
+
+		if (f.type != IRLAP_F_I)
+			continue;
+		if (f.info_len > largest)
+			largest = f.info_len;
+		if (f.ns == *vr && !(lossy && size_loss(rng, f.info_len)))
+			*vr = (*vr + 1) & 7;
+	}
+	h->nsent = 0;
+	rr[0] = (uint8_t)(caddr << 1);
+	rr[1] = (uint8_t)(*vr << 5 | 0x11);
+	h->now += 400000;
+	input(h, rr, 2);
+	return largest;
+}
+
+/* 60 lossy turns then 150 clean ones: the largest I-field of the last
+ * 10 lossy turns and of the last 10 clean ones. */
+static void sizes_under_losses(bool adapt, size_t *lossy_max, size_t *clean_max)
+{
+	struct h *h = make_with(OURS, 9, 1000, true, (struct features){ .fixed_size = !adapt });
+	static uint8_t data[1 << 20];
+	uint64_t rng = 5;
+	uint8_t caddr, vr = 0;
+
+	h->pull_data = data;
+	h->pull_len = sizeof(data);
+	caddr = connect_primary(h);
+	h->nsent = 0;
+	*lossy_max = *clean_max = 0;
+	for (int t = 0; t < 210; t++) {
+		size_t m = play_turn(h, caddr, &vr, t < 60, &rng);
+
+		if (t >= 50 && t < 60 && m > *lossy_max)
+			*lossy_max = m;
+		if (t >= 200 && m > *clean_max)
+			*clean_max = m;
+
+	}
+	assert_true(irlap_is_connected(h->st));
+	assert_int_equal(irlap_get_stats(h->st)->size_changes > 0, adapt);
+	destroy(h);
+}
+
+static void frame_size_shrinks_after_losses_and_grows_back(void **state)
+{
+	size_t lossy, clean;
+
+	sizes_under_losses(true, &lossy, &clean);
+	assert_true(lossy <= 512);
+	assert_int_equal(clean, 2048);
+	/* Mutant check: without adaptation the frames stay at 2 KB. */
+	sizes_under_losses(false, &lossy, &clean);
+	assert_int_equal(lossy, 2048);
+}
+
+static void unsegmentable_data_goes_at_full_size(void **state)
+{
+	/* A source that cannot cut its data small (a TinyTP SDU without
+	 * SAR) still gets it out after the frames were made small. */
+	struct h *h = make(OURS, 9, 1000, true);
+	static uint8_t data[1 << 20];
+	uint64_t rng = 5;
+	uint8_t caddr, vr = 0;
+	size_t big = 0;
+
+	h->pull_data = data;
+	h->pull_len = sizeof(data);
+	caddr = connect_primary(h);
+	h->nsent = 0;
+	for (int t = 0; t < 60; t++)
+		play_turn(h, caddr, &vr, true, &rng);
+	assert_true(irlap_get_frame_size(h->st) <= 512);
+	h->pull_chunk = 1500;
+	for (int t = 0; t < 5; t++)
+		big += play_turn(h, caddr, &vr, false, &rng) == 1500;
+	assert_true(big >= 4);
+	destroy(h);
+}
+
+/* The primary sends a turn, then hears: nothing (answer 0), or one good
+ * I-frame without F then a damaged frame (answer 1).  Returns when its
+ * next poll went out, after the end of its turn. */
+static uint64_t repoll_delay(bool early, int answer)
+{
+	struct h *h = make_with(OURS, 9, 1000, true, (struct features){ .no_early_poll = !early });
+	static uint8_t data[4096];
+	uint8_t caddr, buf[64];
+	uint64_t end;
+	size_t n;
+
+	h->pull_data = data;
+	h->pull_len = sizeof(data);
+	caddr = connect_primary(h);
+	uint8_t rr_f[2] = { (uint8_t)(caddr << 1), 0x11 };
+	h->now += 10000;
+	h->nsent = 0;
+	input(h, rr_f, 2);
+	assert_int_equal(h->nsent, 2);
+	assert_true(parse_sent(last_sent(h)).pf);
+	/* The turn's frames leave back to back from now. */
+	end = h->now;
+	for (size_t i = 0; i < h->nsent; i++)
+		end += (h->sent[i].len + 4 + h->sent[i].tx.xbofs) * 10 * 1000000ull / 115200 + 1;
+	h->nsent = 0;
+	if (answer == 1) {
+		h->now = end + 2000;
+		n = iframe(buf, caddr, false, 0, 1, false, "partial");
+		input(h, buf, n);
+		h->now += 1000;
+		irlap_frame_error(h->st, h->now);
+	}
+	run_until(h, end + 2000000);
+	assert_true(h->nsent >= 1);
+	struct irlap_frame f = parse_sent(&h->sent[0]);
+	assert_int_equal(f.type, IRLAP_F_RR);
+	assert_true(f.pf);
+	uint64_t at = h->sent[0].at - end;
+	assert_int_equal(irlap_get_stats(h->st)->early_polls, early ? 1 : 0);
+	destroy(h);
+	return at;
+}
+
+static void polls_again_when_the_answer_is_known_lost(void **state)
+{
+	/* Nothing heard: the poll went again after 10 ms of quiet (+ the
+	 * 1 ms the secondary pads with), not after the 500 ms F-timer. */
+	uint64_t d = repoll_delay(true, 0);
+	assert_true(d >= 10000 && d <= 13000);
+	/* The final frame damaged, then quiet: 10 ms after it. */
+	d = repoll_delay(true, 1);
+	assert_true(d >= 13000 && d <= 14000);
+	/* Mutant check: without the early poll only the F-timer. */
+	assert_true(repoll_delay(false, 0) >= 500000);
+	assert_true(repoll_delay(false, 1) >= 500000);
+}
+
+/* A primary holds frame 2 after a lost 1 and polls with SREJ; nobody
+ * answers for 1.2 s.  Then either its RR poll is answered (a peer deaf
+ * to SREJ) or nothing is (a dead line). */
+static void srej_polls_unanswered(bool answer)
+{
+	struct h *h = make(OURS, 9, 1000, false);
+	uint8_t caddr = connect_primary(h);
+	uint8_t buf[64];
+	size_t n;
+	static const enum irlap_ftype want[] = { IRLAP_F_SREJ, IRLAP_F_SREJ, IRLAP_F_SREJ,
+						 IRLAP_F_RR, IRLAP_F_SREJ };
+
+	h->now += 10000;
+	n = iframe(buf, caddr, false, 0, 0, false, "a");
+	input(h, buf, n);
+	n = iframe(buf, caddr, false, 2, 0, true, "c");
+	input(h, buf, n);
+	uint64_t t0 = h->now;
+	/* The poll, the early poll and two F-timer polls: SREJ three times,
+	 * then RR to see whether SREJ is what goes unheard. */
+	size_t first = h->nsent - 1;
+	run_until(h, t0 + 1200000);
+	assert_int_equal(h->nsent - first, 4);
+	for (size_t i = 0; i < 4; i++) {
+		struct irlap_frame f = parse_sent(&h->sent[first + i]);
+		assert_int_equal(f.type, want[i]);
+		assert_int_equal(f.nr, 1);
+		assert_true(f.pf);
+	}
+	if (answer) {
+		/* RR is answered: SREJ it was; RR from now on. */
+		uint8_t rr_f[2] = { (uint8_t)(caddr << 1), 0x11 };
+		input(h, rr_f, 2);
+		assert_int_equal(parse_sent(last_sent(h)).type, IRLAP_F_RR);
+		assert_non_null(strstr(h->log, "SREJ not answered"));
+	} else {
+		/* RR goes unanswered too: the line is dead, SREJ comes back. */
+		run_until(h, t0 + 1700000);
+		assert_int_equal(h->nsent - first, 5);
+		assert_int_equal(parse_sent(last_sent(h)).type, want[4]);
+		assert_null(strstr(h->log, "SREJ not answered"));
+	}
+	destroy(h);
+}
+
+static void srej_gives_way_to_rr_when_the_peer_ignores_it(void **state)
+{
+	srej_polls_unanswered(true);
+	srej_polls_unanswered(false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1252,6 +1569,12 @@ int main(void)
 		cmocka_unit_test(primary_loses_link_after_n2),
 		cmocka_unit_test(secondary_watchdog_gives_up),
 		cmocka_unit_test(primary_fills_the_turn_within_line_capacity),
+		cmocka_unit_test(srej_keeps_frames_after_a_lost_one),
+		cmocka_unit_test(old_frames_sent_again_are_not_kept),
+		cmocka_unit_test(frame_size_shrinks_after_losses_and_grows_back),
+		cmocka_unit_test(unsegmentable_data_goes_at_full_size),
+		cmocka_unit_test(polls_again_when_the_answer_is_known_lost),
+		cmocka_unit_test(srej_gives_way_to_rr_when_the_peer_ignores_it),
 	};
 	return cmocka_run_group_tests_name("irlap", tests, NULL, NULL);
 }

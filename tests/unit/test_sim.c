@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "irlap.h"
 #include "sim.h"
@@ -42,11 +43,27 @@ struct side {
 	unsigned addr_changes;
 };
 
+/* What station 0 puts on the wire, and which of its I-frames the test
+ * damages (sim_config.damage). */
+#define MAX_TRACE 65536
+struct wire_trace {
+	unsigned iframes;          /* I-frames station 0 sent */
+	unsigned damage_nth;       /* nonzero: damage its nth I-frame */
+	int damaged_ns;
+	uint64_t lossy_until_us;   /* damage with a per-byte rate until then */
+	double byte_loss;
+	uint64_t rng;
+	uint16_t len[MAX_TRACE];   /* I-field of each I-frame */
+	uint8_t ns[MAX_TRACE];
+	uint64_t at[MAX_TRACE];
+};
+
 struct app {
 	struct sim *sim;
 	struct simnet *net;
 	struct side side[8];
 	size_t rx_goal[2];
+	struct wire_trace *trace;
 };
 
 static void on_event(void *ctx, int st, const struct irlap_event *ev)
@@ -121,6 +138,33 @@ static size_t on_pull(void *ctx, int st, uint8_t *buf, size_t max)
 	return n;
 }
 
+/* Every frame a station sends: station 0's I-frames are traced, and
+ * damaged as the test asks. */
+static bool on_wire_frame(void *ctx, int station, const uint8_t *frame, size_t len)
+{
+	struct app *a = ctx;
+	struct wire_trace *t = a->trace;
+	struct irlap_frame f;
+	bool damage = false;
+
+	if (station != 0 || irlap_frame_parse(frame, len, &f) != 0 || f.type != IRLAP_F_I)
+		return false;
+	t->iframes++;
+	if (t->damage_nth && t->iframes == t->damage_nth) {
+		damage = true;
+		t->damaged_ns = f.ns;
+	}
+	if (sim_now(a->sim) < t->lossy_until_us &&
+	    test_uniform(&t->rng) > pow(1.0 - t->byte_loss, (double)len))
+		damage = true;
+	if (t->iframes <= MAX_TRACE) {
+		t->len[t->iframes - 1] = (uint16_t)f.info_len;
+		t->ns[t->iframes - 1] = f.ns;
+		t->at[t->iframes - 1] = sim_now(a->sim);
+	}
+	return damage;
+}
+
 static void fill(uint8_t *p, size_t n, uint64_t seed)
 {
 	uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
@@ -136,6 +180,8 @@ static void fill(uint8_t *p, size_t n, uint64_t seed)
 static void station_config(struct irlap_config *c, int i, uint32_t baud, uint32_t window)
 {
 	irlap_config_defaults(c, baud, 1000);
+	/* The wire hands each byte over at its line time. */
+	c->repoll_quiet_us = IRLAP_REPOLL_QUIET_US;
 	c->daddr = addr[i];
 	c->seed = 100 + (uint64_t)i;
 	c->limits.max_tx_window = window;
@@ -149,6 +195,8 @@ static void station_config(struct irlap_config *c, int i, uint32_t baud, uint32_
 struct scenario {
 	uint32_t baud;
 	uint32_t window;
+	uint32_t data_size;  /* 0: negotiated (2048 at 115200) */
+	bool fixed_size, no_srej; /* features under bit errors off */
 	size_t bytes[2];    /* station 0 -> 1, station 1 -> 0 */
 	double ber, drop, frame_loss;
 	struct wire_break brk;
@@ -164,6 +212,10 @@ static struct app *setup(const struct scenario *sc)
 
 	assert_non_null(a);
 	cfg.app.ctx = a;
+	a->trace = calloc(1, sizeof(*a->trace));
+	assert_non_null(a->trace);
+	cfg.damage = on_wire_frame;
+	cfg.damage_ctx = a;
 	cfg.wire.turnaround_us = 200;
 	cfg.wire.ber = sc->ber;
 	cfg.wire.drop = sc->drop;
@@ -175,6 +227,9 @@ static struct app *setup(const struct scenario *sc)
 	}
 	for (int i = 0; i < 2; i++) {
 		station_config(&st[i], i, sc->baud, sc->window);
+		st[i].limits.max_tx_data_size = sc->data_size;
+		st[i].adapt_frame_size = !sc->fixed_size;
+		st[i].send_srej = !sc->no_srej;
 		a->side[i].tx_len = sc->bytes[i];
 		a->side[i].tx = malloc(sc->bytes[i] ? sc->bytes[i] : 1);
 		fill(a->side[i].tx, sc->bytes[i], (uint64_t)i + 7);
@@ -190,6 +245,7 @@ static struct app *setup(const struct scenario *sc)
 static void teardown(struct app *a)
 {
 	sim_free(a->sim);
+	free(a->trace);
 	for (int i = 0; i < 2; i++) {
 		free(a->side[i].tx);
 		free(a->side[i].rx);
@@ -450,6 +506,126 @@ static void mib_with_ten_percent_frames_lost(void **state)
 	teardown(a);
 }
 
+/* 1 MiB one way at BER 1e-4 with the defaults: every byte arrives in
+ * order, and the stations did adapt (frames shrank on the wire, lost
+ * frames were asked for with SREJ, lost answers polled for early). */
+static void mib_one_way_with_bit_errors_adapts(void **state)
+{
+	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { MIB, 0 }, .ber = 1e-4 };
+	struct app *a = setup(&sc);
+	const struct wire_trace *t = a->trace;
+	size_t small = 0, n;
+
+	connect_pair(a);
+	assert_true(sim_run_while_not(a->sim, transfer_done, a, sim_now(a->sim) + budget_us(&sc, 0.2)));
+	check_received(a);
+	n = t->iframes < MAX_TRACE ? t->iframes : MAX_TRACE;
+	assert_int_equal(t->len[0], 2048);
+	for (size_t i = n / 2; i < n; i++)
+		small += t->len[i] <= 512;
+	assert_true(small > (n - n / 2) * 9 / 10);
+	assert_true(irlap_get_stats(sim_station(a->sim, 1))->srej_tx > 0);
+	assert_true(irlap_get_stats(sim_station(a->sim, 1))->iframes_held > 0);
+	assert_true(irlap_get_stats(sim_station(a->sim, 0))->early_polls > 0);
+	disconnect_pair(a);
+	teardown(a);
+}
+
+/* One I-frame in the middle of a window damaged: returns how many
+ * I-frames went again; the data must arrive intact either way. */
+static uint64_t resent_after_one_damaged_frame(bool srej)
+{
+	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { 64 * 1024, 0 },
+			       .data_size = 512, .fixed_size = true, .no_srej = !srej };
+	struct app *a = setup(&sc);
+	const struct wire_trace *t = a->trace;
+	uint64_t retx;
+
+	a->trace->damage_nth = 10; /* the third of the second window */
+	connect_pair(a);
+	assert_true(sim_run_while_not(a->sim, transfer_done, a, sim_now(a->sim) + budget_us(&sc, 0.3)));
+	check_received(a);
+	retx = irlap_get_stats(sim_station(a->sim, 0))->iframes_retx;
+	assert_int_equal(t->len[0], 512);
+	if (srej) {
+		/* Windows of 7: the second is frames 7..13.  The damaged
+		 * frame went again right after it, alone: the frame after it
+		 * is a new one. */
+		assert_int_equal(t->ns[14], t->damaged_ns);
+		assert_int_equal(t->ns[15], (t->ns[13] + 1) & 7);
+		assert_int_equal(t->iframes, 64 * 1024 / 512 + 1);
+		assert_int_equal(irlap_get_stats(sim_station(a->sim, 1))->srej_tx, 1);
+	}
+	disconnect_pair(a);
+	teardown(a);
+	return retx;
+}
+
+static void single_damaged_frame_is_resent_alone(void **state)
+{
+	assert_int_equal(resent_after_one_damaged_frame(true), 1);
+	/* Mutant check: without SREJ the rest of the window goes again. */
+	assert_true(resent_after_one_damaged_frame(false) >= 4);
+}
+
+/* Station 0's frames meet losses that grow with their length (as bit
+ * errors at 1e-4) for 20 s, then a clean line: returns the share of
+ * I-frames of at most 512 bytes in the last 5 s of the lossy period
+ * (the station tries a larger size now and then, to see whether the
+ * line got better) and the largest I-field of the last 5 s. */
+static void sizes_on_the_wire(bool adapt, double *lossy_small, size_t *clean_max)
+{
+	/* More than 80 s of the line can carry, in every build (MIB is
+	 * smaller under ASan). */
+	struct scenario sc = { .baud = 115200, .window = 7, .bytes = { 2 * 1024 * 1024, 0 },
+			       .fixed_size = !adapt };
+	struct app *a = setup(&sc);
+	const struct wire_trace *t = a->trace;
+	uint64_t t0;
+	size_t n;
+
+	connect_pair(a);
+	t0 = sim_now(a->sim);
+	a->trace->lossy_until_us = t0 + 20 * SEC;
+	a->trace->byte_loss = 8e-4;
+	a->trace->rng = 3;
+	sim_run_until(a->sim, t0 + 80 * SEC);
+	n = t->iframes < MAX_TRACE ? t->iframes : MAX_TRACE;
+	size_t lossy = 0, small = 0;
+
+	*clean_max = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t at = t->at[i] - t0;
+		if (at >= 15 * SEC && at < 20 * SEC) {
+			lossy++;
+			small += t->len[i] <= 512;
+		}
+		if (at >= 75 * SEC && t->len[i] > *clean_max)
+			*clean_max = t->len[i];
+	}
+	assert_true(lossy > 0);
+	*lossy_small = (double)small / (double)lossy;
+	/* What arrived is the sender's data, in order. */
+	assert_false(a->side[1].overflow);
+	assert_true(a->side[1].rx_len > 0);
+	assert_memory_equal(a->side[1].rx, a->side[0].tx, a->side[1].rx_len);
+	teardown(a);
+}
+
+static void frame_size_follows_the_losses_on_the_wire(void **state)
+{
+	double small;
+	size_t clean;
+
+	sizes_on_the_wire(true, &small, &clean);
+	assert_true(small >= 0.9);
+	assert_int_equal(clean, 2048);
+	/* Mutant check: without adaptation 2 KB frames all along (and the
+	 * short last frame of each turn). */
+	sizes_on_the_wire(false, &small, &clean);
+	assert_true(small < 0.5);
+}
+
 static void short_link_break_recovers(void **state)
 {
 	/* 5 s without a line: past the 3 s warning, inside the 12 s limit. */
@@ -542,6 +718,9 @@ int main(void)
 #else
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mib_with_bit_errors),
+		cmocka_unit_test(mib_one_way_with_bit_errors_adapts),
+		cmocka_unit_test(single_damaged_frame_is_resent_alone),
+		cmocka_unit_test(frame_size_follows_the_losses_on_the_wire),
 		cmocka_unit_test(mib_with_ten_percent_frames_lost),
 		cmocka_unit_test(short_link_break_recovers),
 		cmocka_unit_test(long_link_break_ends_the_link_on_both_sides),

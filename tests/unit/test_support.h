@@ -28,6 +28,18 @@
 #define MIB (1024 * 1024)
 #endif
 
+/* A uniform draw in [0, 1) from a splitmix64 generator in *state: the
+ * tests' own reproducible randomness (losses chosen by a test). */
+static inline double test_uniform(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (double)(z >> 11) / 9007199254740992.0;
+}
+
 /* The real Linux IrNET session in tests/fixtures (343 IrLAP frames),
  * found through the abs_top_srcdir or top_srcdir the harness exports. */
 static inline const char *reference_capture_path(void)
