@@ -16,6 +16,8 @@
  *   - the relay is cut for longer than the 3 s disconnect time: both see
  *     the link lost, a redials by itself while its program keeps the
  *     slave open, and data after it arrives intact;
+ *   - 3-wire cooked when the listener offers only that, and when the
+ *     caller asks only for it (8 KiB each way);
  *   - the pty link: a stale symlink is replaced, a regular file refused,
  *     the link removed at free; 3wire-raw refused with a message.
  *
@@ -379,7 +381,9 @@ static void make_ep(struct irdad_endpoint *ep, const char *name, enum irdad_role
 	snprintf(ep->pty_link, sizeof(ep->pty_link), "%s", link);
 }
 
-static void run(struct rig *r, enum scenario sc, size_t each_way, uint64_t limit_us)
+/* wire[0]: the caller's, wire[1]: the listener's (NULL: auto both). */
+static void run_wires(struct rig *r, enum scenario sc, size_t each_way, uint64_t limit_us,
+		      const enum irdad_wire *wire)
 {
 	struct stack_pair_opts o = { .link_disc = 0x01 };  /* 3 s */
 	struct irdad_endpoint ep;
@@ -393,6 +397,7 @@ static void run(struct rig *r, enum scenario sc, size_t each_way, uint64_t limit
 	for (int i = 0; i < 2; i++) {
 		snprintf(r->link[i], sizeof(r->link[i]), "%s/%c", r->dir, 'a' + i);
 		make_ep(&ep, i ? "b" : "a", i ? IRDAD_ROLE_LISTEN : IRDAD_ROLE_CALL, r->link[i]);
+		ep.wire = wire ? wire[i] : IRDAD_WIRE_AUTO;
 		if (ircomm_pty_open(&ep, test_log(), &r->ep[i], err, sizeof(err)) < 0)
 			fail_msg("ircomm_pty_open: %s", err);
 		r->pg[i].fd = -1;
@@ -413,6 +418,11 @@ static void run(struct rig *r, enum scenario sc, size_t each_way, uint64_t limit
 	eloop_timer_arm_in(r->loop, &r->limit, limit_us);
 	assert_int_equal(eloop_run(r->loop), 0);
 	assert_false(r->timed_out);
+}
+
+static void run(struct rig *r, enum scenario sc, size_t each_way, uint64_t limit_us)
+{
+	run_wires(r, sc, each_way, limit_us, NULL);
 }
 
 static void finish(struct rig *r)
@@ -448,7 +458,7 @@ static void both_ways(void **state)
 	assert_int_equal(a.bytes_to_peer, 256 * 1024);
 	assert_int_equal(a.bytes_from_peer, 256 * 1024);
 	assert_int_equal(b.bytes_to_peer, 256 * 1024);
-	assert_int_equal(a.service, IRCOMM_SVC_9WIRE);
+	assert_int_equal(a.service, IRCOMM_SVC_9WIRE);  /* auto both sides: 9-wire */
 	assert_int_equal(a.connects, 1);
 	assert_int_equal(b.connects, 1);
 	assert_int_equal(a.slave_opens, 1);
@@ -501,6 +511,33 @@ static void reconnect_after_link_loss(void **state)
 	assert_int_equal(a.connects, 2);
 	assert_int_equal(a.link_losses, 1);
 	finish(&r);
+}
+
+/* 3-wire cooked: when the listener offers only that, and when the caller
+ * asks only for it; data passes, and DTR has no parameter to go out in. */
+static void three_wire(void **state)
+{
+	static const enum irdad_wire cases[][2] = {
+		{ IRDAD_WIRE_AUTO, IRDAD_WIRE_3 },
+		{ IRDAD_WIRE_3, IRDAD_WIRE_AUTO },
+	};
+	(void)state;
+
+	for (size_t k = 0; k < 2; k++) {
+		struct rig r;
+		struct ircomm_pty_stats a, b;
+
+		run_wires(&r, BOTH_WAYS, 8 * 1024, 30000000, cases[k]);
+		stats(&r, 0, &a);
+		stats(&r, 1, &b);
+		assert_int_equal(a.service, IRCOMM_SVC_3WIRE);
+		assert_int_equal(b.service, IRCOMM_SVC_3WIRE);
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(r.pg[i].got, 8 * 1024);
+			assert_false(r.pg[i].bad);
+		}
+		finish(&r);
+	}
 }
 
 static void link_rules(void **state)
@@ -564,6 +601,7 @@ int main(void)
 		cmocka_unit_test(termios_mapping),
 		cmocka_unit_test(link_rules),
 		cmocka_unit_test(both_ways),
+		cmocka_unit_test(three_wire),
 		cmocka_unit_test(settings_and_carrier),
 		cmocka_unit_test(reconnect_after_link_loss),
 	};
