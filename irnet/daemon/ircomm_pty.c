@@ -48,6 +48,7 @@ struct ircomm_pty {
 	bool dtr;                    /* a program has the slave open, speed not B0 */
 	bool connected_since_dtr;
 	bool reading, writing;       /* master registered with the loop */
+	bool master_empty;           /* hanging up: the last read found nothing */
 	uint32_t cand[IRLAP_MAX_PEERS];
 	size_t ncand, cand_at;
 	/* master -> IrCOMM: one read (packet mode: a status byte first) */
@@ -447,7 +448,8 @@ static void on_timer(struct eloop *loop, void *ctx)
 			dial(p);
 		break;
 	case IRCOMM_PTY_HANGING_UP:
-		if (p->c && ircomm_tx_pending(p->c) > 0 && eloop_now_us() < p->hangup_deadline) {
+		if (p->c && (!p->master_empty || p->tx_off < p->tx_len || ircomm_tx_pending(p->c) > 0) &&
+		    eloop_now_us() < p->hangup_deadline) {
 			eloop_timer_arm_in(loop, &p->timer, HANGUP_POLL_US);
 			break;
 		}
@@ -491,11 +493,12 @@ static void update_dtr(struct ircomm_pty *p)
 	case IRCOMM_PTY_CONNECTED:
 		if (!dtr) {
 			send_lines(p);
-			sync_stack(p);
-			want_read(p, false);  /* what comes now is for the next call */
+			/* what the program wrote before it closed still goes out */
+			p->master_empty = false;
 			p->hangup_deadline = eloop_now_us() + HANGUP_FLUSH_US;
 			set_state(p, IRCOMM_PTY_HANGING_UP, "DTR dropped");
 			eloop_timer_arm_in(p->loop, &p->timer, HANGUP_POLL_US);
+			pump_to_peer(p);
 		}
 		break;
 	case IRCOMM_PTY_HANGING_UP:
@@ -601,8 +604,6 @@ static void pump_to_peer(struct ircomm_pty *p)
 				break;
 			}
 		}
-		if (p->state != IRCOMM_PTY_CONNECTED)
-			break;
 		/* one read per SDU: what the master has, up to a full SDU, so
 		 * small writes made within a turn of the line travel together */
 		size_t max = ircomm_max_write(p->c);
@@ -616,6 +617,7 @@ static void pump_to_peer(struct ircomm_pty *p)
 				log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: read master: %s",
 					p->ep.name, strerror(errno));
 			want_read(p, true);
+			p->master_empty = true;
 			break;
 		}
 		if (p->tx[0] != TIOCPKT_DATA) {

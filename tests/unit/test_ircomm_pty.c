@@ -12,7 +12,8 @@
  *     0x0c; 38400 set later with EXTPROC still clear arrives too; b's
  *     program sets B0: a's endpoint sees the peer's CD drop, and rise
  *     again with 19200; b's program closes its slave: CD drops again;
- *     a's closes: a hangs up, b listens again;
+ *     a's writes 1000 bytes and closes at once: they reach b's pty, then
+ *     a hangs up and b listens again;
  *   - the relay is cut for longer than the 3 s disconnect time: both see
  *     the link lost, a redials by itself while its program keeps the
  *     slave open, and data after it arrives intact;
@@ -46,6 +47,7 @@
 
 #define CHUNK_MAX 3000
 #define DATA_MAX (256 * 1024)  /* the most one program writes */
+#define LAST_WORDS 1000        /* written just before a close */
 
 enum scenario { BOTH_WAYS, SETTINGS_AND_CARRIER, RECONNECT };
 
@@ -273,7 +275,9 @@ static bool step_settings(struct rig *r)
 			return false;
 		assert_int_equal(a.state, IRCOMM_PTY_CONNECTED);
 		assert_int_equal(b.local_lines & IRCOMM_DTE_DTR, 0);
-		/* a's program closes: a hangs up, b listens again */
+		/* a's program writes its last bytes and closes at once: a sends
+		 * them, then hangs up; b listens again */
+		assert_int_equal(write(r->pg[0].fd, r->data[0], LAST_WORDS), LAST_WORDS);
 		prog_close(r, 0);
 		r->phase++;
 		return false;
@@ -492,6 +496,9 @@ static void settings_and_carrier(void **state)
 	 * reset the line to raw 9600 */
 	assert_int_equal(b.params_sent, 2);
 	assert_int_equal(b.link_losses, 1);  /* a hung up */
+	/* after the bytes written just before the close (in b's pty now) */
+	assert_int_equal(a.bytes_to_peer, LAST_WORDS);
+	assert_int_equal(b.bytes_from_peer, LAST_WORDS);
 	assert_int_equal(a.link_losses, 0);
 	finish(&r);
 }
