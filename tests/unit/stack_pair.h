@@ -10,6 +10,9 @@
 #ifndef IRNET_TEST_STACK_PAIR_H
 #define IRNET_TEST_STACK_PAIR_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "eloop.h"
 #include "stack.h"
 
