@@ -10,7 +10,8 @@
  *   bench: ircomm_pty_<case> RATIO ratio   (payload bytes/s / 11520, the
  *                                           raw 115200 line, 10 bits a byte)
  *   bench: ircomm_pty_<case>_rate B bytes/s
- * In-process, not irdad over irwire: irdad does not run endpoints yet.
+ * In-process, not irdad over irwire: irdad does not run endpoints yet
+ * (docs/irdad.md, "IrCOMM endpoints", has the figures).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
