@@ -301,10 +301,10 @@ static bool step_reconnect(struct rig *r)
 		r->phase++;
 		return false;
 	case 1:
-		if (eloop_now_us() < r->until)
+		/* at least 4.5 s, and until both ends saw the link go (a loaded
+		 * machine may take longer than the 3 s: no timing is asserted) */
+		if (eloop_now_us() < r->until || a.link_losses < 1 || b.link_losses < 1)
 			return false;
-		assert_true(a.link_losses >= 1);
-		assert_true(b.link_losses >= 1);
 		r->pair.cut = false;
 		r->phase++;
 		return false;
