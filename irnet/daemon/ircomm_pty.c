@@ -406,7 +406,27 @@ static void dial(struct ircomm_pty *p)
 {
 	int rc = stack_lap_request(p->stk, &(struct irlap_request){
 		.type = IRLAP_REQ_DISCOVER, .slots = DISCOVERY_SLOTS });
+	uint32_t known = p->ep.peer.kind == IRDAD_PEER_ADDRESS ? p->ep.peer.address : p->st.peer;
 
+	if (rc == -EBUSY && known) {
+		/* IrLAP discovers only without a link: one is up (idling after
+		 * our last call, or held by another connection), or a discovery
+		 * is under way.  IrLMP reaches the peer we know over that link. */
+		p->st.calls_without_discovery++;
+		p->ncand = 1;
+		p->cand_at = 0;
+		p->cand[0] = known;
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: IrLAP busy: calling 0x%08x directly",
+			p->ep.name, (unsigned)known);
+		try_next(p);
+		return;
+	}
+	if (rc == -EBUSY) {
+		/* someone else's discovery may be under way: take its result */
+		set_state(p, IRCOMM_PTY_DISCOVERING, "discovery busy");
+		eloop_timer_arm_in(p->loop, &p->timer, DISCOVERY_WATCHDOG_US);
+		return;
+	}
 	if (rc < 0) {
 		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: discovery refused: %s", p->ep.name,
 			strerror(-rc));

@@ -65,6 +65,7 @@ struct ircomm_pty_stats {
 	uint64_t link_losses;       /* connections the peer or the link ended */
 	uint64_t params_sent;       /* settings changes sent (termios) */
 	uint64_t params_received;   /* settings items received */
+	uint64_t calls_without_discovery; /* IrLAP was busy: the known peer called directly */
 	uint32_t peer;              /* device address of the current or last peer */
 	uint8_t service;            /* IRCOMM_SVC_9WIRE or _3WIRE; 0 unconnected */
 	uint8_t local_lines;        /* our DTE bits (DTR, RTS) as last sent */

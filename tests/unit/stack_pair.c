@@ -69,6 +69,8 @@ static void open_end(struct stack_pair *p, const struct stack_pair_opts *o, int 
 	cfg.station.lap.info.nickname_len = (uint8_t)strlen(nick);
 	memcpy(cfg.station.lap.info.nickname, nick, strlen(nick));
 	irlmp_config_defaults(&cfg.lmp);
+	if (o && o->idle_timeout_us)
+		cfg.lmp.idle_timeout_us = o->idle_timeout_us;
 	cfg.event = event;
 	cfg.failed = on_failed;
 	cfg.ctx = ctx;

@@ -33,6 +33,7 @@ struct stack_pair {
 
 struct stack_pair_opts {
 	uint8_t link_disc;           /* QoS disconnect-time bits offered; 0: default */
+	uint64_t idle_timeout_us;    /* IrLMP's link idle timeout; 0: default */
 };
 
 /* Makes the loop and both stacks (nicknames "alpha" and "beta");

@@ -13,7 +13,8 @@
  *     program sets B0: a's endpoint sees the peer's CD drop, and rise
  *     again with 19200; b's program closes its slave: CD drops again;
  *     a's writes 1000 bytes and closes at once: they reach b's pty, then
- *     a hangs up and b listens again;
+ *     a hangs up and b listens again; a's opens again while the link
+ *     idles: IrLAP refuses to discover, a calls its last peer directly;
  *   - the relay is cut for longer than the 3 s disconnect time: both see
  *     the link lost, a redials by itself while its program keeps the
  *     slave open, and data after it arrives intact;
@@ -281,8 +282,17 @@ static bool step_settings(struct rig *r)
 		prog_close(r, 0);
 		r->phase++;
 		return false;
+	case 6:
+		if (a.state != IRCOMM_PTY_IDLE || b.state != IRCOMM_PTY_LISTENING)
+			return false;
+		/* a's program opens again while the link still idles (60 s
+		 * here): IrLAP refuses a discovery, a calls its last peer */
+		assert_int_equal(a.calls_without_discovery, 0);
+		prog_open(r, 0);
+		r->phase++;
+		return false;
 	default:
-		return a.state == IRCOMM_PTY_IDLE && b.state == IRCOMM_PTY_LISTENING;
+		return both_connected(r) && a.connects == 2;
 	}
 }
 
@@ -393,6 +403,10 @@ static void run_wires(struct rig *r, enum scenario sc, size_t each_way, uint64_t
 	struct irdad_endpoint ep;
 	char err[256];
 
+	/* the link outlives a's hang-up there (see step_settings) */
+	if (sc == SETTINGS_AND_CARRIER)
+		o.idle_timeout_us = 60000000;
+
 	memset(r, 0, sizeof(*r));
 	r->sc = sc;
 	make_data(r);
@@ -489,8 +503,10 @@ static void settings_and_carrier(void **state)
 	run(&r, SETTINGS_AND_CARRIER, 0, 30000000);
 	stats(&r, 0, &a);
 	stats(&r, 1, &b);
-	assert_int_equal(a.slave_opens, 0);
+	assert_int_equal(a.slave_opens, 1);  /* opened again at the end */
 	assert_int_equal(b.slave_opens, 0);
+	assert_int_equal(a.connects, 2);
+	assert_int_equal(a.calls_without_discovery, 1);
 	assert_int_equal(a.params_sent, 2);
 	/* 19200 after B0 (B0 alone sends no rate), 9600 when the last close
 	 * reset the line to raw 9600 */
