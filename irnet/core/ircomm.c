@@ -808,6 +808,13 @@ uint8_t ircomm_peer_lines(const struct ircomm *c) { return c->dce; }
 uint8_t ircomm_local_lines(const struct ircomm *c) { return c->dte; }
 const struct ircomm_stats *ircomm_get_stats(const struct ircomm *c) { return &c->stats; }
 
+size_t ircomm_max_write(const struct ircomm *c)
+{
+	if (c->state != IRCOMM_OPEN || !c->t)
+		return 0;
+	return sdu_room(c) - 1;
+}
+
 size_t ircomm_tx_pending(const struct ircomm *c)
 {
 	return (c->t ? ttp_tx_pending(c->t) : 0) + (c->pend.present ? 1 : 0);

@@ -171,6 +171,11 @@ const struct ircomm_params *ircomm_peer_params(const struct ircomm *c);
  * anything, as Linux assumes). */
 uint8_t ircomm_peer_lines(const struct ircomm *c);
 uint8_t ircomm_local_lines(const struct ircomm *c);
+/* The most user data one SDU carries when no control items ride with
+ * it (the negotiated PDU less TinyTP's and IrCOMM's header bytes); 0
+ * before IRCOMM_EV_CONNECTED.  A host that reads its source in pieces of
+ * this size makes full SDUs. */
+size_t ircomm_max_write(const struct ircomm *c);
 /* SDUs queued in TinyTP plus pending control items (0 or 1). */
 size_t ircomm_tx_pending(const struct ircomm *c);
 

@@ -30,8 +30,10 @@ irnet_daemon_libirdad_la_SOURCES = \
 	irnet/daemon/conn_bridge.c irnet/daemon/conn_bridge.h \
 	irnet/daemon/api_server.c irnet/daemon/api_server.h \
 	irnet/daemon/api_requests.c irnet/daemon/api_requests.h
-# IrNET endpoints: a pty or stdio speaking async HDLC <-> IrNetv1 (docs/irdad.md)
-irnet_daemon_libirdad_la_SOURCES += irnet/daemon/irnet_ep.c irnet/daemon/irnet_ep.h
+# Endpoints (docs/irdad.md): IrNET, a pty or stdio speaking async HDLC <->
+# IrNetv1; IrCOMM, a pty <-> IrCOMM.
+irnet_daemon_libirdad_la_SOURCES += irnet/daemon/irnet_ep.c irnet/daemon/irnet_ep.h \
+	irnet/daemon/ircomm_pty.c irnet/daemon/ircomm_pty.h
 irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
 
 UNIT_TESTS += tests/unit/test_conn_bridge
@@ -67,3 +69,19 @@ tests_bench_bench_irnet_ep_SOURCES = tests/bench/bench_irnet_ep.c tests/bench/be
 	tests/unit/stack_pair.c tests/unit/stack_pair.h tests/unit/fake_pppd.c tests/unit/fake_pppd.h
 tests_bench_bench_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
 tests_bench_bench_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+
+# An [ircomm] endpoint on a pty (ircomm_pty.c), two of them on stack_pair.
+UNIT_TESTS += tests/unit/test_ircomm_pty
+tests_unit_test_ircomm_pty_SOURCES = tests/unit/test_ircomm_pty.c tests/unit/stack_pair.c \
+	tests/unit/stack_pair.h
+tests_unit_test_ircomm_pty_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_ircomm_pty_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+
+# `make bench`: IrCOMM pty to pty, in process (tests/bench/bench_ircomm_pty.c).
+BENCHMARKS += tests/bench/bench_ircomm_pty
+noinst_PROGRAMS += tests/bench/bench_ircomm_pty
+tests_bench_bench_ircomm_pty_SOURCES = tests/bench/bench_ircomm_pty.c tests/bench/bench_util.h \
+	tests/unit/stack_pair.c tests/unit/stack_pair.h
+tests_bench_bench_ircomm_pty_CFLAGS = $(UNIT_CFLAGS)
+tests_bench_bench_ircomm_pty_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_bench_bench_ircomm_pty_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)

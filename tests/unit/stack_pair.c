@@ -29,7 +29,7 @@ static void relay(struct eloop *loop, int fd, void *ctx)
 	speed_t sp;
 
 	(void)loop;
-	if (n <= 0)
+	if (n <= 0 || p->cut)
 		return;
 	/* Each byte takes its line time at the sender's UART rate. */
 	assert_int_equal(tcgetattr(p->e[from].slave, &tio), 0);
@@ -45,7 +45,8 @@ static void on_failed(void *ctx, int err, const char *msg)
 	fail_msg("stack failed: %s", msg);
 }
 
-static void open_end(struct stack_pair *p, int idx, const char *nick,
+static void open_end(struct stack_pair *p, const struct stack_pair_opts *o, int idx,
+		     const char *nick,
 		     void (*event)(void *ctx, const struct irlap_event *ev), void *ctx)
 {
 	struct stack_pair_end *e = &p->e[idx];
@@ -63,9 +64,13 @@ static void open_end(struct stack_pair *p, int idx, const char *nick,
 	assert_int_equal(dongle_init(&cfg.station.dongle, "none", err, sizeof(err)), 0);
 	irlap_config_defaults(&cfg.station.lap, 115200, 1000);
 	cfg.station.lap.seed = 29u + (uint64_t)idx;
+	if (o && o->link_disc)
+		cfg.station.lap.qos.link_disc = o->link_disc;
 	cfg.station.lap.info.nickname_len = (uint8_t)strlen(nick);
 	memcpy(cfg.station.lap.info.nickname, nick, strlen(nick));
 	irlmp_config_defaults(&cfg.lmp);
+	if (o && o->idle_timeout_us)
+		cfg.lmp.idle_timeout_us = o->idle_timeout_us;
 	cfg.event = event;
 	cfg.failed = on_failed;
 	cfg.ctx = ctx;
@@ -74,14 +79,20 @@ static void open_end(struct stack_pair *p, int idx, const char *nick,
 	assert_int_equal(eloop_add_reader(p->loop, e->master, relay, p), 0);
 }
 
-void stack_pair_open(struct stack_pair *p, void (*event_a)(void *ctx, const struct irlap_event *ev),
-		     void *ctx)
+void stack_pair_open_opts(struct stack_pair *p, const struct stack_pair_opts *o,
+			  void (*event_a)(void *ctx, const struct irlap_event *ev), void *ctx)
 {
 	memset(p, 0, sizeof(*p));
 	p->loop = eloop_new(NULL);
 	assert_non_null(p->loop);
-	open_end(p, 0, "alpha", event_a, ctx);
-	open_end(p, 1, "beta", NULL, NULL);
+	open_end(p, o, 0, "alpha", event_a, ctx);
+	open_end(p, o, 1, "beta", NULL, NULL);
+}
+
+void stack_pair_open(struct stack_pair *p, void (*event_a)(void *ctx, const struct irlap_event *ev),
+		     void *ctx)
+{
+	stack_pair_open_opts(p, NULL, event_a, ctx);
 }
 
 void stack_pair_discover(struct stack_pair *p)

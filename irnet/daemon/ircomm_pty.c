@@ -1,0 +1,995 @@
+/*
+ * ircomm_pty.c: an IrCOMM endpoint on a pseudo-terminal (see the header
+ * and docs/irdad.md, "IrCOMM endpoints").
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "ircomm_pty.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "cursor.h"
+#include "ircomm.h"
+
+/* Redial delays after a failed attempt or a lost link: 1 s, doubling. */
+#define REDIAL_FIRST_US 1000000u
+#define REDIAL_MAX_US 8000000u
+/* A discovery whose result never came (the link was busy, ...). */
+#define DISCOVERY_WATCHDOG_US 5000000u
+/* Hanging up: how long queued data may take to leave, how often we look. */
+#define HANGUP_FLUSH_US 2000000u
+#define HANGUP_POLL_US 10000u
+#define DISCOVERY_SLOTS 6
+
+struct ircomm_pty {
+	struct irdad_endpoint ep;
+	const struct logger *log;
+	struct eloop *loop;
+	struct stack *stk;
+	int master, slave, inot;
+	char slave_path[64];
+	bool link_made, started;
+	enum ircomm_pty_state state;
+	struct ircomm_server *srv;
+	struct ircomm *c;            /* the connection, either role */
+	struct eloop_timer tick;     /* the IrCOMM client's deadline */
+	struct eloop_timer timer;    /* discovery watchdog, redial, hang-up flush */
+	uint64_t hangup_deadline, redial_us;
+	bool dtr;                    /* a program has the slave open, speed not B0 */
+	bool connected_since_dtr;
+	bool reading, writing;       /* master registered with the loop */
+	bool master_empty;           /* hanging up: the last read found nothing */
+	uint32_t cand[IRLAP_MAX_PEERS];
+	size_t ncand, cand_at;
+	/* master -> IrCOMM: one read (packet mode: a status byte first) */
+	uint8_t tx[1 + IRCOMM_SDU_MAX];
+	size_t tx_len, tx_off;
+	/* IrCOMM -> master: one read */
+	uint8_t rx[IRCOMM_SDU_MAX];
+	size_t rx_len, rx_off;
+	struct ircomm_config srv_cfg; /* listener: what its initial parameters say */
+	struct ircomm_pty_stats st;
+};
+
+static const char *const state_names[] = {
+	"IDLE", "LISTENING", "DISCOVERING", "CONNECTING", "CONNECTED", "HANGING_UP", "WAIT_REDIAL",
+};
+
+const char *ircomm_pty_state_name(enum ircomm_pty_state s)
+{
+	return (unsigned)s < sizeof(state_names) / sizeof(state_names[0]) ? state_names[s] : "?";
+}
+
+static void set_state(struct ircomm_pty *p, enum ircomm_pty_state to, const char *event)
+{
+	log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: %s --%s--> %s", p->ep.name,
+		ircomm_pty_state_name(p->state), event, ircomm_pty_state_name(to));
+	p->state = to;
+	p->st.state = to;
+}
+
+static bool is_caller(const struct ircomm_pty *p)
+{
+	return p->ep.role == IRDAD_ROLE_CALL;
+}
+
+/* ---- termios <-> IrCOMM parameters ------------------------------------ */
+
+static const struct {
+	speed_t speed;
+	uint32_t rate;
+} rates[] = {
+	{ B50, 50 }, { B75, 75 }, { B110, 110 }, { B134, 134 }, { B150, 150 }, { B200, 200 },
+	{ B300, 300 }, { B600, 600 }, { B1200, 1200 }, { B1800, 1800 }, { B2400, 2400 },
+	{ B4800, 4800 }, { B9600, 9600 }, { B19200, 19200 }, { B38400, 38400 },
+	{ B57600, 57600 }, { B115200, 115200 }, { B230400, 230400 }, { B460800, 460800 },
+	{ B500000, 500000 }, { B576000, 576000 }, { B921600, 921600 }, { B1000000, 1000000 },
+	{ B1152000, 1152000 }, { B1500000, 1500000 }, { B2000000, 2000000 },
+	{ B2500000, 2500000 }, { B3000000, 3000000 }, { B3500000, 3500000 },
+	{ B4000000, 4000000 },
+};
+
+uint32_t ircomm_pty_rate_of_speed(unsigned speed)
+{
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		if (rates[i].speed == speed)
+			return rates[i].rate;
+	return 0;
+}
+
+uint8_t ircomm_pty_data_format(unsigned cflag)
+{
+	uint8_t f;
+
+	switch (cflag & CSIZE) {
+	case CS5: f = 0x00; break;
+	case CS6: f = 0x01; break;
+	case CS7: f = 0x02; break;
+	default: f = 0x03; break;
+	}
+	if (cflag & CSTOPB)
+		f |= 0x04;
+	if (cflag & PARENB) {
+		/* bits 5..4: 00 odd, 01 even, 10 mark, 11 space */
+		unsigned type = (cflag & CMSPAR) ? ((cflag & PARODD) ? 2u : 3u)
+						 : ((cflag & PARODD) ? 0u : 1u);
+		f |= (uint8_t)(0x08 | type << 4);
+	}
+	return f;
+}
+
+uint8_t ircomm_pty_flow_control(unsigned cflag, unsigned iflag)
+{
+	uint8_t f = 0;
+
+	if (iflag & IXOFF)
+		f |= 0x01;   /* XON/XOFF on input: we send XOFF */
+	if (iflag & IXON)
+		f |= 0x02;   /* XON/XOFF on output: we obey XOFF */
+	if (cflag & CRTSCTS)
+		f |= 0x0c;   /* RTS/CTS both ways, as Linux's CRTSCTS means */
+	return f;
+}
+
+/* The slave's settings now; false if tcgetattr failed.  *b0: speed B0. */
+static bool slave_params(struct ircomm_pty *p, struct ircomm_params *out, bool *b0)
+{
+	struct termios t;
+
+	memset(out, 0, sizeof(*out));
+	*b0 = false;
+	if (tcgetattr(p->slave, &t) < 0) {
+		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: tcgetattr %s: %s", p->ep.name,
+			p->slave_path, strerror(errno));
+		return false;
+	}
+	out->present = IRCOMM_P_DATA_RATE | IRCOMM_P_DATA_FORMAT | IRCOMM_P_FLOW_CONTROL;
+	out->data_rate = ircomm_pty_rate_of_speed(cfgetospeed(&t));
+	*b0 = cfgetospeed(&t) == B0;
+	if (!out->data_rate) {
+		/* B0 is a hang-up, not a rate: keep the last one */
+		out->present &= ~(unsigned)IRCOMM_P_DATA_RATE;
+	}
+	out->data_format = ircomm_pty_data_format(t.c_cflag);
+	out->flow_control = ircomm_pty_flow_control(t.c_cflag, t.c_iflag);
+	return true;
+}
+
+static int make_raw(int fd)
+{
+	struct termios t;
+
+	if (tcgetattr(fd, &t) < 0)
+		return -1;
+	cfmakeraw(&t);
+	t.c_cflag |= CLOCAL | CREAD;
+	/* EXTPROC: in packet mode the master hears of every tcsetattr */
+	t.c_lflag |= EXTPROC;
+	cfsetispeed(&t, B9600);
+	cfsetospeed(&t, B9600);
+	return tcsetattr(fd, TCSANOW, &t);
+}
+
+/* ---- the loop --------------------------------------------------------- */
+
+static void on_master_readable(struct eloop *loop, int fd, void *ctx);
+static void on_master_writable(struct eloop *loop, int fd, void *ctx);
+static void on_ircomm(void *ctx, const struct ircomm_event *ev);
+static void pump_to_peer(struct ircomm_pty *p);
+
+static void want_read(struct ircomm_pty *p, bool on)
+{
+	if (on == p->reading)
+		return;
+	p->reading = on;
+	if (on)
+		eloop_add_reader(p->loop, p->master, on_master_readable, p);
+	else
+		eloop_remove_reader(p->loop, p->master);
+}
+
+static void want_write(struct ircomm_pty *p, bool on)
+{
+	if (on == p->writing)
+		return;
+	p->writing = on;
+	if (on)
+		eloop_add_writer(p->loop, p->master, on_master_writable, p);
+	else
+		eloop_remove_writer(p->loop, p->master);
+}
+
+/* After any call into the stack: IrLMP's timer and the client's. */
+static void sync_stack(struct ircomm_pty *p)
+{
+	uint64_t d = p->c ? ircomm_deadline(p->c) : UINT64_MAX;
+
+	if (d == UINT64_MAX)
+		eloop_timer_cancel(p->loop, &p->tick);
+	else
+		eloop_timer_arm_at(p->loop, &p->tick, d);
+	stack_sync(p->stk);
+}
+
+static void on_tick(struct eloop *loop, void *ctx)
+{
+	struct ircomm_pty *p = ctx;
+	(void)loop;
+	if (p->c)
+		ircomm_tick(p->c, stack_now(p->stk));
+	sync_stack(p);
+}
+
+/* ---- settings and lines out --------------------------------------------- */
+
+static void send_params(struct ircomm_pty *p, const struct ircomm_params *now)
+{
+	struct ircomm_params d = { 0 };
+
+	if ((now->present & IRCOMM_P_DATA_RATE) && now->data_rate != p->st.our_data_rate) {
+		d.present |= IRCOMM_P_DATA_RATE;
+		d.data_rate = now->data_rate;
+	}
+	if (now->data_format != p->st.our_data_format) {
+		d.present |= IRCOMM_P_DATA_FORMAT;
+		d.data_format = now->data_format;
+	}
+	if (now->flow_control != p->st.our_flow_control) {
+		d.present |= IRCOMM_P_FLOW_CONTROL;
+		d.flow_control = now->flow_control;
+	}
+	if (!d.present || ircomm_set_params(p->c, &d) < 0)
+		return;
+	p->st.params_sent++;
+	if (d.present & IRCOMM_P_DATA_RATE)
+		p->st.our_data_rate = d.data_rate;
+	p->st.our_data_format = now->data_format;
+	p->st.our_flow_control = now->flow_control;
+	log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: sent data rate %u, format 0x%02x, flow 0x%02x",
+		p->ep.name, (unsigned)p->st.our_data_rate, p->st.our_data_format,
+		p->st.our_flow_control);
+}
+
+static void send_lines(struct ircomm_pty *p)
+{
+	uint8_t dte = (uint8_t)(IRCOMM_DTE_RTS | (p->dtr ? IRCOMM_DTE_DTR : 0));
+
+	if (!p->c || p->st.service != IRCOMM_SVC_9WIRE || (p->st.local_lines & 0x0c) == dte)
+		return;
+	if (ircomm_set_lines(p->c, dte) == 0) {
+		p->st.local_lines = dte;
+		log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: DTR %s sent", p->ep.name,
+			p->dtr ? "raised" : "dropped");
+	}
+}
+
+/* ---- calling ------------------------------------------------------------ */
+
+static void dial(struct ircomm_pty *p);
+
+static void wait_redial(struct ircomm_pty *p, uint64_t delay_us, const char *why)
+{
+	set_state(p, IRCOMM_PTY_WAIT_REDIAL, why);
+	eloop_timer_arm_in(p->loop, &p->timer, delay_us);
+}
+
+static void redial_later(struct ircomm_pty *p, const char *why)
+{
+	p->ncand = p->cand_at = 0;
+	wait_redial(p, p->redial_us, why);
+	p->redial_us = p->redial_us * 2 > REDIAL_MAX_US ? REDIAL_MAX_US : p->redial_us * 2;
+}
+
+static void to_idle(struct ircomm_pty *p, const char *why)
+{
+	eloop_timer_cancel(p->loop, &p->timer);
+	p->ncand = p->cand_at = 0;
+	set_state(p, IRCOMM_PTY_IDLE, why);
+}
+
+/* A caller calls while a program holds DTR up, until it got through
+ * once, or for ever with `reconnect yes`. */
+static bool wants_call(const struct ircomm_pty *p)
+{
+	return is_caller(p) && p->dtr && (!p->connected_since_dtr || p->ep.reconnect);
+}
+
+static void client_config(struct ircomm_pty *p, struct ircomm_config *ic)
+{
+	struct ircomm_params now;
+	bool b0;
+
+	ircomm_config_defaults(ic);
+	ic->log = p->log;
+	switch (p->ep.wire) {
+	case IRDAD_WIRE_9: ic->service_types = IRCOMM_SVC_9WIRE; break;
+	case IRDAD_WIRE_3: ic->service_types = IRCOMM_SVC_3WIRE; break;
+	default: ic->service_types = IRCOMM_SVC_9WIRE | IRCOMM_SVC_3WIRE; break;
+	}
+	if (slave_params(p, &now, &b0)) {
+		if (now.present & IRCOMM_P_DATA_RATE)
+			ic->data_rate = now.data_rate;
+		ic->data_format = now.data_format;
+		ic->flow_control = now.flow_control;
+	}
+	ic->dte = (uint8_t)(IRCOMM_DTE_RTS | (p->dtr ? IRCOMM_DTE_DTR : 0));
+}
+
+/* What the connection's initial parameters said, for send_params. */
+static void note_initial(struct ircomm_pty *p, const struct ircomm_config *ic)
+{
+	p->st.our_data_rate = ic->data_rate;
+	p->st.our_data_format = ic->data_format;
+	p->st.our_flow_control = ic->flow_control;
+	p->st.local_lines = ic->dte;
+}
+
+static void try_next(struct ircomm_pty *p)
+{
+	struct ircomm_config ic;
+
+	while (p->cand_at < p->ncand) {
+		uint32_t daddr = p->cand[p->cand_at++];
+
+		client_config(p, &ic);
+		p->c = ircomm_connect(stack_irlmp(p->stk), daddr, &ic, on_ircomm, p,
+				      stack_now(p->stk));
+		if (p->c) {
+			note_initial(p, &ic);
+			p->st.peer = daddr;
+			log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: calling 0x%08x", p->ep.name,
+				(unsigned)daddr);
+			set_state(p, IRCOMM_PTY_CONNECTING, "candidate");
+			sync_stack(p);
+			return;
+		}
+	}
+	redial_later(p, "no candidate left");
+}
+
+static bool hint_ircomm(const struct irlap_peer *peer)
+{
+	return peer->info.nhints == 2 && (peer->info.hints[1] & 0x04);
+}
+
+static bool peer_matches(const struct ircomm_pty *p, const struct irlap_peer *peer)
+{
+	const struct irdad_peer *want = &p->ep.peer;
+
+	switch (want->kind) {
+	case IRDAD_PEER_ADDRESS:
+		return peer->daddr == want->address;
+	case IRDAD_PEER_NICKNAME:
+		return peer->info.nickname_len == strlen(want->nickname) &&
+		       memcmp(peer->info.nickname, want->nickname, peer->info.nickname_len) == 0;
+	default:
+		return true;
+	}
+}
+
+static void on_discovery(struct ircomm_pty *p, const struct irlap_event *ev)
+{
+	if (p->state != IRCOMM_PTY_DISCOVERING)
+		return;
+	eloop_timer_cancel(p->loop, &p->timer);
+	p->ncand = p->cand_at = 0;
+	/* "any": stations that announce IrCOMM first, then the others (a
+	 * station need not set the hint to have the IAS object) */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; !ev->failed && i < ev->npeers; i++) {
+			const struct irlap_peer *peer = &ev->peers[i];
+			if (!peer_matches(p, peer) || hint_ircomm(peer) != (pass == 0))
+				continue;
+			if (p->ncand < IRLAP_MAX_PEERS)
+				p->cand[p->ncand++] = peer->daddr;
+		}
+	if (!p->ncand) {
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: discovery: %s, %zu stations", p->ep.name,
+			ev->failed ? "failed" : "done", ev->npeers);
+		redial_later(p, ev->failed ? "discovery failed" : "peer not found");
+		return;
+	}
+	try_next(p);
+}
+
+static void dial(struct ircomm_pty *p)
+{
+	int rc = stack_lap_request(p->stk, &(struct irlap_request){
+		.type = IRLAP_REQ_DISCOVER, .slots = DISCOVERY_SLOTS });
+	uint32_t known = p->ep.peer.kind == IRDAD_PEER_ADDRESS ? p->ep.peer.address : p->st.peer;
+
+	if (rc == -EBUSY && known) {
+		/* IrLAP discovers only without a link: one is up (idling after
+		 * our last call, or held by another connection), or a discovery
+		 * is under way.  IrLMP reaches the peer we know over that link. */
+		p->st.calls_without_discovery++;
+		p->ncand = 1;
+		p->cand_at = 0;
+		p->cand[0] = known;
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: IrLAP busy: calling 0x%08x directly",
+			p->ep.name, (unsigned)known);
+		try_next(p);
+		return;
+	}
+	if (rc == -EBUSY) {
+		/* someone else's discovery may be under way: take its result */
+		set_state(p, IRCOMM_PTY_DISCOVERING, "discovery busy");
+		eloop_timer_arm_in(p->loop, &p->timer, DISCOVERY_WATCHDOG_US);
+		return;
+	}
+	if (rc < 0) {
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: discovery refused: %s", p->ep.name,
+			strerror(-rc));
+		redial_later(p, "discovery refused");
+		return;
+	}
+	set_state(p, IRCOMM_PTY_DISCOVERING, "dial");
+	eloop_timer_arm_in(p->loop, &p->timer, DISCOVERY_WATCHDOG_US);
+}
+
+static void hang_up_now(struct ircomm_pty *p, const char *why)
+{
+	if (p->c) {
+		ircomm_disconnect(p->c);
+		p->c = NULL;
+		p->st.service = 0;
+		p->st.peer_lines = 0;
+		want_read(p, false);
+		sync_stack(p);
+	}
+	to_idle(p, why);
+}
+
+static void on_timer(struct eloop *loop, void *ctx)
+{
+	struct ircomm_pty *p = ctx;
+	(void)loop;
+
+	switch (p->state) {
+	case IRCOMM_PTY_DISCOVERING:
+		redial_later(p, "no discovery result");
+		break;
+	case IRCOMM_PTY_WAIT_REDIAL:
+		if (!wants_call(p))
+			to_idle(p, "nobody waits");
+		else if (p->cand_at < p->ncand)
+			try_next(p);
+		else
+			dial(p);
+		break;
+	case IRCOMM_PTY_HANGING_UP:
+		if (p->c && (!p->master_empty || p->tx_off < p->tx_len || ircomm_tx_pending(p->c) > 0) &&
+		    eloop_now_us() < p->hangup_deadline) {
+			eloop_timer_arm_in(loop, &p->timer, HANGUP_POLL_US);
+			break;
+		}
+		hang_up_now(p, "flushed");
+		break;
+	default:
+		break;
+	}
+}
+
+/* DTR follows "a program has the slave open and its speed is not B0". */
+static void update_dtr(struct ircomm_pty *p)
+{
+	struct ircomm_params now;
+	bool b0 = false, dtr;
+
+	if (!slave_params(p, &now, &b0))
+		b0 = false;
+	dtr = p->st.slave_opens > 0 && !b0;
+	if (dtr == p->dtr)
+		return;
+	p->dtr = dtr;
+	log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: DTR %s (%u open, speed%s B0)", p->ep.name,
+		dtr ? "up" : "down", p->st.slave_opens, b0 ? "" : " not");
+	if (dtr)
+		p->connected_since_dtr = false;
+	if (!p->started)
+		return;
+	if (!is_caller(p)) {
+		send_lines(p);
+		sync_stack(p);
+		return;
+	}
+	switch (p->state) {
+	case IRCOMM_PTY_IDLE:
+		if (dtr) {
+			p->redial_us = REDIAL_FIRST_US;
+			dial(p);
+		}
+		break;
+	case IRCOMM_PTY_CONNECTED:
+		if (!dtr) {
+			send_lines(p);
+			/* what the program wrote before it closed still goes out */
+			p->master_empty = false;
+			p->hangup_deadline = eloop_now_us() + HANGUP_FLUSH_US;
+			set_state(p, IRCOMM_PTY_HANGING_UP, "DTR dropped");
+			eloop_timer_arm_in(p->loop, &p->timer, HANGUP_POLL_US);
+			pump_to_peer(p);
+		}
+		break;
+	case IRCOMM_PTY_HANGING_UP:
+		if (dtr) {
+			eloop_timer_cancel(p->loop, &p->timer);
+			send_lines(p);
+			set_state(p, IRCOMM_PTY_CONNECTED, "DTR raised again");
+			pump_to_peer(p);
+		}
+		break;
+	default:
+		if (!dtr)
+			hang_up_now(p, "DTR dropped");
+		break;
+	}
+}
+
+/* ---- the slave's opens and closes ---------------------------------------- */
+
+static void on_inotify(struct eloop *loop, int fd, void *ctx)
+{
+	struct ircomm_pty *p = ctx;
+	unsigned prev = p->st.slave_opens;
+	uint8_t buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	(void)loop;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		struct cursor cur;
+		struct inotify_event ev;
+
+		cursor_init(&cur, buf, (size_t)n);
+		while (cursor_copy(&cur, &ev, sizeof(ev)) && cursor_skip(&cur, ev.len)) {
+			if (ev.mask & IN_Q_OVERFLOW)
+				log_msg(p->log, LOG_LEVEL_WARNING,
+					"ircomm %s: open/close events lost; the count may be wrong",
+					p->ep.name);
+			if (ev.mask & IN_OPEN)
+				p->st.slave_opens++;
+			if ((ev.mask & IN_CLOSE) && p->st.slave_opens > 0)
+				p->st.slave_opens--;
+		}
+	}
+	if (p->st.slave_opens == 0 && prev > 0) {
+		/* the next program starts from the same raw line */
+		if (make_raw(p->slave) < 0)
+			log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: resetting %s: %s",
+				p->ep.name, p->slave_path, strerror(errno));
+	}
+	if (p->st.slave_opens != prev)
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: %s open %u times", p->ep.name,
+			p->slave_path, p->st.slave_opens);
+	update_dtr(p);
+}
+
+/* ---- data: master -> IrCOMM ------------------------------------------- */
+
+/* A program that cleared EXTPROC would stop the notifications: the one
+ * for its change still came, so set it again (that makes one more). */
+static void keep_extproc(struct ircomm_pty *p)
+{
+	struct termios t;
+
+	if (tcgetattr(p->slave, &t) < 0 || (t.c_lflag & EXTPROC))
+		return;
+	t.c_lflag |= EXTPROC;
+	if (tcsetattr(p->slave, TCSANOW, &t) < 0)
+		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: EXTPROC on %s: %s", p->ep.name,
+			p->slave_path, strerror(errno));
+	else
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: a program cleared EXTPROC; set again",
+			p->ep.name);
+}
+
+static void on_status(struct ircomm_pty *p, uint8_t status)
+{
+	struct ircomm_params now;
+	bool b0;
+
+	if (!(status & TIOCPKT_IOCTL))
+		return;
+	keep_extproc(p);
+	if (p->c && p->state == IRCOMM_PTY_CONNECTED && slave_params(p, &now, &b0))
+		send_params(p, &now);
+	update_dtr(p);
+}
+
+static void pump_to_peer(struct ircomm_pty *p)
+{
+	while (p->c && (p->state == IRCOMM_PTY_CONNECTED || p->state == IRCOMM_PTY_HANGING_UP)) {
+		if (p->tx_off < p->tx_len) {
+			long w = ircomm_write(p->c, p->tx + p->tx_off, p->tx_len - p->tx_off);
+			if (w < 0) {
+				want_read(p, false);
+				break;
+			}
+			p->tx_off += (size_t)w;
+			p->st.bytes_to_peer += (uint64_t)w;
+			if (p->tx_off < p->tx_len) {
+				/* IrCOMM's queue (TinyTP's credit) is full: IRCOMM_EV_WRITABLE resumes */
+				p->st.stalls_peer++;
+				want_read(p, false);
+				break;
+			}
+		}
+		/* one read per SDU: what the master has, up to a full SDU, so
+		 * small writes made within a turn of the line travel together */
+		size_t max = ircomm_max_write(p->c);
+		if (max == 0 || max > IRCOMM_SDU_MAX)
+			max = IRCOMM_SDU_MAX;
+		ssize_t n = read(p->master, p->tx, 1 + max);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+				log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: read master: %s",
+					p->ep.name, strerror(errno));
+			want_read(p, true);
+			p->master_empty = true;
+			break;
+		}
+		if (p->tx[0] != TIOCPKT_DATA) {
+			on_status(p, p->tx[0]);
+			continue;
+		}
+		p->tx_off = 1;
+		p->tx_len = (size_t)n;
+	}
+	sync_stack(p);
+}
+
+static void on_master_readable(struct eloop *loop, int fd, void *ctx)
+{
+	(void)loop;
+	(void)fd;
+	pump_to_peer(ctx);
+}
+
+/* ---- data: IrCOMM -> master ------------------------------------------- */
+
+static void pump_from_peer(struct ircomm_pty *p)
+{
+	for (;;) {
+		if (p->rx_off < p->rx_len) {
+			ssize_t w = write(p->master, p->rx + p->rx_off, p->rx_len - p->rx_off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+				if (!p->writing)
+					p->st.stalls_slave++;
+				want_write(p, true);
+				return;
+			}
+			if (w < 0) {
+				log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: write master: %s",
+					p->ep.name, strerror(errno));
+				p->rx_off = p->rx_len;
+				break;
+			}
+			p->rx_off += (size_t)w;
+			p->st.bytes_from_peer += (uint64_t)w;
+			continue;
+		}
+		long n = p->c ? ircomm_read(p->c, p->rx, sizeof(p->rx)) : 0;
+		if (n <= 0)
+			break;
+		p->rx_off = 0;
+		p->rx_len = (size_t)n;
+	}
+	want_write(p, false);
+	if (p->c)
+		sync_stack(p);  /* the credit given back must go out */
+}
+
+static void on_master_writable(struct eloop *loop, int fd, void *ctx)
+{
+	(void)loop;
+	(void)fd;
+	pump_from_peer(ctx);
+}
+
+/* ---- IrCOMM events ---------------------------------------------------- */
+
+static void on_connected(struct ircomm_pty *p, struct ircomm *c)
+{
+	struct ircomm_params now;
+	bool b0;
+
+	p->c = c;
+	if (!is_caller(p))
+		note_initial(p, &p->srv_cfg);
+	p->st.connects++;
+	p->st.service = ircomm_service_type(c);
+	p->st.peer_lines = ircomm_peer_lines(c);
+	p->redial_us = REDIAL_FIRST_US;
+	p->connected_since_dtr = p->dtr;
+	eloop_timer_cancel(p->loop, &p->timer);
+	log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: connected to 0x%08x, %s", p->ep.name,
+		(unsigned)p->st.peer, p->st.service == IRCOMM_SVC_9WIRE ? "9-wire" : "3-wire");
+	set_state(p, IRCOMM_PTY_CONNECTED, "IrCOMM connected");
+	if (slave_params(p, &now, &b0))
+		send_params(p, &now);
+	send_lines(p);
+	pump_to_peer(p);
+	pump_from_peer(p);
+}
+
+static void on_disconnected(struct ircomm_pty *p, const struct ircomm_event *ev)
+{
+	bool was_up = p->state == IRCOMM_PTY_CONNECTED || p->state == IRCOMM_PTY_HANGING_UP;
+
+	p->c = NULL;  /* freed after this event */
+	p->st.service = 0;
+	p->st.peer_lines = 0;
+	want_read(p, false);
+	eloop_timer_cancel(p->loop, &p->tick);
+	if (was_up) {
+		p->st.link_losses++;
+		log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: connection lost (reason %d): carrier down",
+			p->ep.name, (int)ev->reason);
+	} else if (ev->err < 0) {
+		log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: 0x%08x: %s", p->ep.name,
+			(unsigned)p->st.peer, strerror(-ev->err));
+	}
+	if (!is_caller(p)) {
+		set_state(p, IRCOMM_PTY_LISTENING, "disconnected");
+		return;
+	}
+	if (!wants_call(p)) {
+		to_idle(p, "disconnected");
+		return;
+	}
+	if (!was_up && p->cand_at < p->ncand) {
+		/* the next candidate, from the loop (not inside IrCOMM's event) */
+		wait_redial(p, 0, "next candidate");
+		return;
+	}
+	redial_later(p, was_up ? "link lost" : "call failed");
+}
+
+static void on_ircomm(void *ctx, const struct ircomm_event *ev)
+{
+	struct ircomm_pty *p = ctx;
+
+	switch (ev->type) {
+	case IRCOMM_EV_CONNECTED:
+		on_connected(p, ev->c);
+		break;
+	case IRCOMM_EV_READABLE:
+		if (!p->writing)
+			pump_from_peer(p);
+		break;
+	case IRCOMM_EV_WRITABLE:
+		/* pump_to_peer reads the master again once the held bytes went */
+		pump_to_peer(p);
+		break;
+	case IRCOMM_EV_PARAMS: {
+		const struct ircomm_params *q = ev->params;
+		p->st.params_received++;
+		if (q->present & IRCOMM_P_DATA_RATE)
+			p->st.peer_data_rate = q->data_rate;
+		if (q->present & IRCOMM_P_DATA_FORMAT)
+			p->st.peer_data_format = q->data_format;
+		if (q->present & IRCOMM_P_FLOW_CONTROL)
+			p->st.peer_flow_control = q->flow_control;
+		log_msg(p->log, LOG_LEVEL_INFO,
+			"ircomm %s: peer's data rate %u, format 0x%02x, flow 0x%02x", p->ep.name,
+			(unsigned)p->st.peer_data_rate, p->st.peer_data_format,
+			p->st.peer_flow_control);
+		break;
+	}
+	case IRCOMM_EV_LINES:
+		if ((ev->lines ^ p->st.peer_lines) & IRCOMM_DCE_CD)
+			log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: peer's carrier (CD) %s",
+				p->ep.name, (ev->lines & IRCOMM_DCE_CD) ? "up" : "down");
+		p->st.peer_lines = ev->lines & 0xf0;
+		break;
+	case IRCOMM_EV_DISCONNECTED:
+		on_disconnected(p, ev);
+		break;
+	}
+}
+
+/* ---- life ---------------------------------------------------------------- */
+
+/* "SUBJECT: STEP: why" (STEP may be empty); -e. */
+static int fail(char *err, size_t errlen, int e, const char *subject, const char *step)
+{
+	snprintf(err, errlen, "%s: %s%s%s", subject, step, *step ? ": " : "", strerror(e));
+	return -e;
+}
+
+/* The link: a stale symlink is replaced, anything else is left alone. */
+static int make_link(struct ircomm_pty *p, char *err, size_t errlen)
+{
+	const char *link = p->ep.pty_link;
+	struct stat sb;
+
+	if (lstat(link, &sb) == 0) {
+		if (!S_ISLNK(sb.st_mode)) {
+			snprintf(err, errlen, "%s: exists and is not a symbolic link", link);
+			return -EEXIST;
+		}
+		if (unlink(link) < 0)
+			return fail(err, errlen, errno, link, "removing the old link");
+	}
+	if (symlink(p->slave_path, link) < 0)
+		return fail(err, errlen, errno, link, "");
+	p->link_made = true;
+	return 0;
+}
+
+static bool link_is_ours(const struct ircomm_pty *p)
+{
+	char target[sizeof(p->slave_path)];
+	ssize_t n = readlink(p->ep.pty_link, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	return strcmp(target, p->slave_path) == 0;
+}
+
+int ircomm_pty_open(const struct irdad_endpoint *ep, const struct logger *log,
+		    struct ircomm_pty **out, char *err, size_t errlen)
+{
+	struct ircomm_pty *p;
+	int one = 1, rc;
+	char subj[IRDAD_NAME_MAX + 16];
+
+	*out = NULL;
+	snprintf(subj, sizeof(subj), "[ircomm %s]", ep->name);
+	if (ep->service != IRDAD_SVC_IRCOMM) {
+		snprintf(err, errlen, "%s: not an ircomm endpoint", ep->name);
+		return -EINVAL;
+	}
+	if (ep->wire == IRDAD_WIRE_3_RAW) {
+		snprintf(err, errlen,
+			 "[ircomm %s]: wire 3wire-raw (IrLPT-style, IrLMP without TinyTP) is not "
+			 "implemented; use auto, 9wire or 3wire", ep->name);
+		return -EOPNOTSUPP;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "[ircomm %s]: out of memory", ep->name);
+		return -ENOMEM;
+	}
+	p->ep = *ep;
+	p->log = log;
+	p->master = p->slave = p->inot = -1;
+	p->redial_us = REDIAL_FIRST_US;
+	eloop_timer_init(&p->tick, on_tick, p);
+	eloop_timer_init(&p->timer, on_timer, p);
+	if (openpty(&p->master, &p->slave, NULL, NULL, NULL) < 0) {
+		rc = fail(err, errlen, errno, subj, "openpty");
+		goto out;
+	}
+	if (ptsname_r(p->master, p->slave_path, sizeof(p->slave_path)) != 0) {
+		rc = fail(err, errlen, errno, subj, "ptsname");
+		goto out;
+	}
+	if (fcntl(p->master, F_SETFD, FD_CLOEXEC) < 0 || fcntl(p->slave, F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(p->master, F_SETFL, O_NONBLOCK | O_RDWR) < 0 || make_raw(p->slave) < 0 ||
+	    ioctl(p->master, TIOCPKT, &one) < 0) {
+		rc = fail(err, errlen, errno, subj, "setting the pty up");
+		goto out;
+	}
+	p->inot = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (p->inot < 0 || inotify_add_watch(p->inot, p->slave_path, IN_OPEN | IN_CLOSE) < 0) {
+		rc = fail(err, errlen, errno, subj, "watching the slave");
+		goto out;
+	}
+	rc = make_link(p, err, errlen);
+	if (rc < 0)
+		goto out;
+	log_msg(log, LOG_LEVEL_INFO, "ircomm %s: %s -> %s", ep->name, ep->pty_link, p->slave_path);
+	*out = p;
+	return 0;
+out:
+	ircomm_pty_free(p);
+	return rc;
+}
+
+int ircomm_pty_start(struct ircomm_pty *p, struct eloop *loop, struct stack *stk)
+{
+	if (p->started)
+		return -EALREADY;
+	p->loop = loop;
+	p->stk = stk;
+
+	int rc = eloop_add_reader(loop, p->inot, on_inotify, p);
+
+	if (rc < 0)
+		return rc;
+	p->started = true;
+	/* a program may have opened the slave already: DTR, and a caller dials */
+	on_inotify(loop, p->inot, p);
+	if (!is_caller(p)) {
+		struct ircomm_config ic;
+		client_config(p, &ic);
+		if (p->ep.wire == IRDAD_WIRE_AUTO)
+			ic.service_types = IRCOMM_SVC_9WIRE | IRCOMM_SVC_3WIRE;
+		p->srv_cfg = ic;
+		p->srv = ircomm_server_new(stack_irlmp(stk), stack_ias(stk), &ic, on_ircomm, p);
+		if (!p->srv) {
+			log_msg(p->log, LOG_LEVEL_ERROR, "ircomm %s: the IrCOMM server did not start",
+				p->ep.name);
+			return -ENOMEM;
+		}
+		set_state(p, IRCOMM_PTY_LISTENING, "start");
+		sync_stack(p);
+	}
+	return 0;
+}
+
+void ircomm_pty_lap_event(struct ircomm_pty *p, const struct irlap_event *ev)
+{
+	if (!p->started || !is_caller(p))
+		return;
+	if (ev->type == IRLAP_EV_DISCOVERY) {
+		on_discovery(p, ev);
+		return;
+	}
+	/* an IAS answer that moved the client on arrives in an IrLAP event
+	 * and makes ircomm_deadline() due at once: follow it */
+	if (p->c && p->state == IRCOMM_PTY_CONNECTING) {
+		uint64_t d = ircomm_deadline(p->c);
+		if (d != UINT64_MAX)
+			eloop_timer_arm_at(p->loop, &p->tick, d);
+	}
+}
+
+void ircomm_pty_free(struct ircomm_pty *p)
+{
+	if (!p)
+		return;
+	if (p->loop) {
+		eloop_timer_cancel(p->loop, &p->tick);
+		eloop_timer_cancel(p->loop, &p->timer);
+		want_read(p, false);
+		want_write(p, false);
+		if (p->started)
+			eloop_remove_reader(p->loop, p->inot);
+	}
+	if (p->srv) {
+		/* closes its connection without an event */
+		ircomm_server_free(p->srv);
+		p->c = NULL;
+	}
+	if (p->c)
+		ircomm_disconnect(p->c);
+	if (p->stk)
+		stack_sync(p->stk);
+	if (p->link_made && link_is_ours(p) && unlink(p->ep.pty_link) < 0)
+		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: removing %s: %s", p->ep.name,
+			p->ep.pty_link, strerror(errno));
+	if (p->inot >= 0)
+		close(p->inot);
+	if (p->slave >= 0)
+		close(p->slave);
+	if (p->master >= 0)
+		close(p->master);
+	free(p);
+}
+
+void ircomm_pty_get_stats(const struct ircomm_pty *p, struct ircomm_pty_stats *out)
+{
+	*out = p->st;
+}
+
+const char *ircomm_pty_slave_path(const struct ircomm_pty *p)
+{
+	return p->slave_path;
+}
