@@ -46,6 +46,10 @@ struct ircomm_pty {
 	struct eloop_timer timer;    /* discovery watchdog, redial, hang-up flush */
 	uint64_t hangup_deadline, redial_us;
 	bool dtr;                    /* a program has the slave open, speed not B0 */
+	/* A program has the slave open: a caller's call follows this, not
+	 * DTR, as /dev/ircomm did (B0 drops DTR towards the peer, the call
+	 * stays: gammu sets B0 while it talks to the phone). */
+	bool in_use;
 	bool connected_since_dtr;
 	bool reading, writing;       /* master registered with the loop */
 	bool master_empty;           /* hanging up: the last read found nothing */
@@ -301,7 +305,7 @@ static void to_idle(struct ircomm_pty *p, const char *why)
  * once, or for ever with `reconnect yes`. */
 static bool wants_call(const struct ircomm_pty *p)
 {
-	return is_caller(p) && p->dtr && (!p->connected_since_dtr || p->ep.reconnect);
+	return is_caller(p) && p->in_use && (!p->connected_since_dtr || p->ep.reconnect);
 }
 
 static void client_config(struct ircomm_pty *p, struct ircomm_config *ic)
@@ -480,21 +484,28 @@ static void on_timer(struct eloop *loop, void *ctx)
 	}
 }
 
-/* DTR follows "a program has the slave open and its speed is not B0". */
+/* DTR follows "a program has the slave open and its speed is not B0",
+ * and goes to the peer as a line state; a caller's call follows "a
+ * program has the slave open" alone: it dials at the first open and
+ * hangs up, after sending what was written, at the last close. */
 static void update_dtr(struct ircomm_pty *p)
 {
 	struct ircomm_params now;
-	bool b0 = false, dtr;
+	bool b0 = false;
 
 	if (!slave_params(p, &now, &b0))
 		b0 = false;
-	dtr = p->st.slave_opens > 0 && !b0;
-	if (dtr == p->dtr)
+	bool in_use = p->st.slave_opens > 0;
+	bool dtr = in_use && !b0;
+	bool dtr_changed = dtr != p->dtr, use_changed = in_use != p->in_use;
+	if (!dtr_changed && !use_changed)
 		return;
 	p->dtr = dtr;
-	log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: DTR %s (%u open, speed%s B0)", p->ep.name,
-		dtr ? "up" : "down", p->st.slave_opens, b0 ? "" : " not");
-	if (dtr)
+	p->in_use = in_use;
+	if (dtr_changed)
+		log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: DTR %s (%u open, speed%s B0)",
+			p->ep.name, dtr ? "up" : "down", p->st.slave_opens, b0 ? "" : " not");
+	if (in_use && use_changed)
 		p->connected_since_dtr = false;
 	if (!p->started)
 		return;
@@ -505,33 +516,36 @@ static void update_dtr(struct ircomm_pty *p)
 	}
 	switch (p->state) {
 	case IRCOMM_PTY_IDLE:
-		if (dtr) {
+		if (in_use) {
 			p->redial_us = REDIAL_FIRST_US;
 			dial(p);
 		}
 		break;
 	case IRCOMM_PTY_CONNECTED:
-		if (!dtr) {
-			send_lines(p);
-			/* what the program wrote before it closed still goes out */
-			p->master_empty = false;
-			p->hangup_deadline = eloop_now_us() + HANGUP_FLUSH_US;
-			set_state(p, IRCOMM_PTY_HANGING_UP, "DTR dropped");
-			eloop_timer_arm_in(p->loop, &p->timer, HANGUP_POLL_US);
-			pump_to_peer(p);
+		if (in_use) {
+			send_lines(p); /* B0 or back: DTR only */
+			sync_stack(p);
+			break;
 		}
+		send_lines(p);
+		/* what the program wrote before it closed still goes out */
+		p->master_empty = false;
+		p->hangup_deadline = eloop_now_us() + HANGUP_FLUSH_US;
+		set_state(p, IRCOMM_PTY_HANGING_UP, "last close");
+		eloop_timer_arm_in(p->loop, &p->timer, HANGUP_POLL_US);
+		pump_to_peer(p);
 		break;
 	case IRCOMM_PTY_HANGING_UP:
-		if (dtr) {
+		if (in_use) {
 			eloop_timer_cancel(p->loop, &p->timer);
 			send_lines(p);
-			set_state(p, IRCOMM_PTY_CONNECTED, "DTR raised again");
+			set_state(p, IRCOMM_PTY_CONNECTED, "opened again");
 			pump_to_peer(p);
 		}
 		break;
 	default:
-		if (!dtr)
-			hang_up_now(p, "DTR dropped");
+		if (!in_use)
+			hang_up_now(p, "last close");
 		break;
 	}
 }
@@ -714,7 +728,7 @@ static void on_connected(struct ircomm_pty *p, struct ircomm *c)
 	p->st.service = ircomm_service_type(c);
 	p->st.peer_lines = ircomm_peer_lines(c);
 	p->redial_us = REDIAL_FIRST_US;
-	p->connected_since_dtr = p->dtr;
+	p->connected_since_dtr = p->in_use;
 	eloop_timer_cancel(p->loop, &p->timer);
 	log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: connected to 0x%08x, %s", p->ep.name,
 		(unsigned)p->st.peer, p->st.service == IRCOMM_SVC_9WIRE ? "9-wire" : "3-wire");
@@ -987,6 +1001,11 @@ void ircomm_pty_free(struct ircomm_pty *p)
 void ircomm_pty_get_stats(const struct ircomm_pty *p, struct ircomm_pty_stats *out)
 {
 	*out = p->st;
+}
+
+const char *ircomm_pty_name(const struct ircomm_pty *p)
+{
+	return p->ep.name;
 }
 
 const char *ircomm_pty_slave_path(const struct ircomm_pty *p)

@@ -97,6 +97,8 @@ void ircomm_pty_free(struct ircomm_pty *p);
 void ircomm_pty_get_stats(const struct ircomm_pty *p, struct ircomm_pty_stats *out);
 /* The slave's device path (/dev/pts/N). */
 const char *ircomm_pty_slave_path(const struct ircomm_pty *p);
+/* The endpoint's name (its [ircomm NAME] section). */
+const char *ircomm_pty_name(const struct ircomm_pty *p);
 
 /* termios <-> IrCOMM (exposed for tests): the bit rate of a speed_t
  * (0 for B0 or unknown), the data format and flow control bytes of

@@ -34,6 +34,7 @@
 #include "hostcli.h"
 #include "irdad_config.h"
 #include "irnet_ep.h"
+#include "ircomm_pty.h"
 #include "cursor.h"
 #include "stack.h"
 
@@ -61,9 +62,11 @@ struct irdad {
 	struct irdad_endpoint stdio_ep;
 	int status_fd;
 	bool stdio_was_up;
-	/* the [irnet] endpoints (and the --stdio one) */
+	/* the [irnet] endpoints (and the --stdio one), the [ircomm] ones */
 	struct irnet_ep *irnet[IRDAD_ENDPOINTS_MAX];
 	size_t nirnet;
+	struct ircomm_pty *ircomm[IRDAD_ENDPOINTS_MAX];
+	size_t nircomm;
 	struct hostcli h;
 	struct stack *stk;
 	struct api_server *srv;
@@ -74,10 +77,12 @@ struct irdad {
 	char errbuf[400];
 };
 
-/* The calls serving the API takes once running (privdrop.h). */
+/* The calls irdad makes once running beyond privdrop's list: serving
+ * the API, and reading where an endpoint's pty link leads before it
+ * removes it at exit. */
 static const char *const api_calls[] = {
 	"accept4", "accept", "recvmsg", "sendmsg", "recvfrom", "sendto",
-	"socketpair", "shutdown", "getsockopt", "setsockopt",
+	"socketpair", "shutdown", "getsockopt", "setsockopt", "readlink", "readlinkat",
 };
 
 static void usage(FILE *f)
@@ -333,14 +338,20 @@ static int open_endpoints(struct irdad *d)
 {
 	for (size_t i = 0; i < d->cfg.nendpoints; i++) {
 		const struct irdad_endpoint *ep = &d->cfg.ep[i];
-		if (ep->service != IRDAD_SVC_IRNET)
-			continue;
-		if (irnet_ep_open_pty(ep, &d->h.log, &d->irnet[d->nirnet], d->errbuf,
-				      sizeof(d->errbuf)) < 0) {
-			fprintf(stderr, "irdad: [irnet %s]: %s\n", ep->name, d->errbuf);
+		int rc = ep->service == IRDAD_SVC_IRNET ?
+			irnet_ep_open_pty(ep, &d->h.log, &d->irnet[d->nirnet], d->errbuf,
+					  sizeof(d->errbuf)) :
+			ircomm_pty_open(ep, &d->h.log, &d->ircomm[d->nircomm], d->errbuf,
+					sizeof(d->errbuf));
+		if (rc < 0) {
+			fprintf(stderr, "irdad: [%s %s]: %s\n", irdad_service_name(ep->service),
+				ep->name, d->errbuf);
 			return EXIT_JOB;
 		}
-		d->nirnet++;
+		if (ep->service == IRDAD_SVC_IRNET)
+			d->nirnet++;
+		else
+			d->nircomm++;
 	}
 	return 0;
 }
@@ -411,11 +422,28 @@ static int start_endpoints(struct irdad *d)
 			return EXIT_JOB;
 		}
 	}
+	for (size_t i = 0; i < d->nircomm; i++) {
+		int rc = ircomm_pty_start(d->ircomm[i], d->h.loop, d->stk);
+		if (rc < 0) {
+			fprintf(stderr, "irdad: [ircomm]: %s\n", strerror(-rc));
+			return EXIT_JOB;
+		}
+	}
 	return 0;
 }
 
 static void free_endpoints(struct irdad *d)
 {
+	for (size_t i = 0; i < d->nircomm; i++) {
+		struct ircomm_pty_stats st;
+		ircomm_pty_get_stats(d->ircomm[i], &st);
+		log_msg(&d->h.log, LOG_LEVEL_INFO,
+			"[ircomm %s]: %llu connections, %llu bytes to the peer, %llu from it",
+			ircomm_pty_name(d->ircomm[i]), (unsigned long long)st.connects,
+			(unsigned long long)st.bytes_to_peer, (unsigned long long)st.bytes_from_peer);
+		ircomm_pty_free(d->ircomm[i]);
+	}
+	d->nircomm = 0;
 	for (size_t i = 0; i < d->nirnet; i++) {
 		const struct irnet_ep_stats *st = irnet_ep_get_stats(d->irnet[i]);
 		const struct ppp_hdlc_rx_counters *hc = irnet_ep_hdlc_counters(d->irnet[i]);
@@ -440,6 +468,8 @@ static void on_lap_event(void *ctx, const struct irlap_event *ev)
 		api_requests_lap_event(d->ar, ev);
 	for (size_t i = 0; i < d->nirnet; i++)
 		irnet_ep_lap_event(d->irnet[i], ev);
+	for (size_t i = 0; i < d->nircomm; i++)
+		ircomm_pty_lap_event(d->ircomm[i], ev);
 }
 
 /* Periodic discovery (discovery-period): only while no link is up, as

@@ -1,0 +1,80 @@
+"""tests/irdad_ircomm_test.py A_LINK B_LINK: bytes through two irdad's
+[ircomm] ptys (a calls, b listens), run by tests/irdad-ircomm.sh after
+its gammu check.  256 KiB of random data each way at once, checked byte
+for byte; then a speed change on a's pty (b's daemon logs it, the shell
+script checks); exits leaving both ptys closed."""
+import os
+import random
+import select
+import sys
+import termios
+import time
+import tty
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL: " + what)
+        sys.exit(1)
+    print("ok: " + what)
+
+
+def open_raw(path):
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    tty.setraw(fd, termios.TCSANOW)
+    return fd
+
+
+def main():
+    a_link, b_link = sys.argv[1], sys.argv[2]
+    size = 256 * 1024
+    rnd = random.Random(3)
+    da = bytes(rnd.randrange(256) for _ in range(size))
+    db = bytes(rnd.randrange(256) for _ in range(size))
+    b = open_raw(b_link)       # the listener's program (DTR up)
+    a = open_raw(a_link)       # the caller's: opening it dials
+    got = {a: bytearray(), b: bytearray()}
+    out = {a: bytearray(da), b: bytearray(db)}
+    # b starts sending once the call is up: what a listener's program
+    # writes with nobody connected is not kept (as a modem line)
+    deadline = time.time() + 60
+    first = time.time()
+    while time.time() < deadline and not got[b]:
+        os.write(a, out[a][:1])
+        del out[a][:1]
+        r, _, _ = select.select([b], [], [], 0.5)
+        if r:
+            got[b] += os.read(b, 65536)
+    check(got[b][:1] == da[:1], "the call is up: a's first byte reached b")
+    t0 = time.time()
+    deadline = time.time() + 180
+    while time.time() < deadline and (len(got[a]) < size or len(got[b]) < size):
+        wl = [fd for fd in (a, b) if out[fd]]
+        r, w, _ = select.select([a, b], wl, [], 1)
+        for fd in w:
+            try:
+                n = os.write(fd, out[fd][:4096])
+                del out[fd][:n]
+            except BlockingIOError:
+                pass
+        for fd in r:
+            try:
+                got[fd] += os.read(fd, 65536)
+            except BlockingIOError:
+                pass
+    secs = time.time() - t0
+    check(bytes(got[b]) == da and bytes(got[a]) == db,
+          "256 KiB each way at once through the IrCOMM ptys, intact (%.1f s, %.0f bytes/s "
+          "both ways)" % (secs, 2 * size / secs))
+    attrs = termios.tcgetattr(a)
+    attrs[4] = attrs[5] = termios.B57600
+    termios.tcsetattr(a, termios.TCSANOW, attrs)
+    time.sleep(1.5)
+    os.close(a)
+    time.sleep(1.5)
+    os.close(b)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
