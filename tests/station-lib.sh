@@ -33,9 +33,10 @@ wait_for() {
 		sleep 0.05
 	done
 }
-# start_wire: irwire in the background; sets wpid, a and b (its two ptys)
+# start_wire [IRWIRE-OPTION...]: irwire in the background; sets wpid, a
+# and b (its two ptys)
 start_wire() {
-	"$irwire" >"$tmp/wire.out" 2>"$tmp/wire.err" &
+	"$irwire" "$@" >"$tmp/wire.out" 2>"$tmp/wire.err" &
 	wpid=$!
 	wait_for "$tmp/wire.out" '^b /dev/pts/'
 	a=$(sed -n 's/^a //p' "$tmp/wire.out")

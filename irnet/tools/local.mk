@@ -56,9 +56,10 @@ dist_man_MANS += man/irdad.8
 # Two daemons over irwire, their API driven by an independent Python
 # implementation of docs/irdad-api.md; also under ASan (a leak or an
 # error in the daemon fails it).
-TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh tests/irdad-ircomm.sh
+TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh tests/irdad-ircomm.sh \
+	tests/irdad-mixed.sh
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py tests/irdad_irnet_test.py \
-	tests/irdad_ircomm_test.py tests/phone_emu.py
+	tests/irdad_ircomm_test.py tests/phone_emu.py tests/irdad_mixed_test.py
 SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
 
 # irdactl: irdad's state through its API; only the client library.
