@@ -127,7 +127,7 @@ def run_pty(a_link, b_link):
     rnd = random.Random(7)
     # b listens: its IrNetv1 exists only once a pppd has the pty open
     b = open_raw(b_link)
-    time.sleep(0.3)
+    time.sleep(1)   # b offers IrNetv1 once it has seen its pppd (200 ms watch)
     a = open_raw(a_link)
     fa, fb = make_frames(rnd, 30, 0x5A), make_frames(rnd, 30, 0xA5)
     bad = encode(b"\xff\x03\x00\x21bad", bad_fcs=True)

@@ -66,7 +66,7 @@ def main():
     rnd = random.Random(5)
     cb = open_raw(os.path.join(tmp, "ircomm-b"))
     nb = open_raw(os.path.join(tmp, "irnet-b"))
-    time.sleep(0.3)
+    time.sleep(1)   # the listeners offer their service once they have seen the open
     ca = open_raw(os.path.join(tmp, "ircomm-a"))
     na = open_raw(os.path.join(tmp, "irnet-a"))
     check(call_up(ca, cb), "IrCOMM call up")

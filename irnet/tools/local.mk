@@ -78,6 +78,6 @@ EXTRA_DIST += tests/irdad-tools.sh
 
 # `make bench`: irspray through irdad against irspray owning the port, and
 # irdad's CPU per MiB (tests/irdad-bench.sh).
-BENCHMARKS += tests/irdad-bench.sh
-EXTRA_DIST += tests/irdad-bench.sh
+BENCHMARKS += tests/irdad-bench.sh tests/irdad-endpoints-bench.sh
+EXTRA_DIST += tests/irdad-bench.sh tests/irdad-endpoints-bench.sh
 bench: irnet/tools/irspray irnet/tools/irwire irnet/tools/irdad
