@@ -16,6 +16,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <grp.h>
 #include <signal.h>
@@ -370,7 +371,21 @@ static int open_stdio(struct irdad *d)
 
 	ep->service = IRDAD_SVC_IRNET;
 	snprintf(ep->name, sizeof(ep->name), "stdio");
-	if (irnet_ep_open_fds(ep, STDIN_FILENO, STDOUT_FILENO, &d->h.log, &d->irnet[0],
+	/* The endpoint gets copies; 0 and 1 become /dev/null, so that
+	 * nothing later opened lands on them when the endpoint closes its
+	 * channel, and a stray write never reaches pppd (the sanitizers'
+	 * runtime, for one, reopens closed standard descriptors at exit with
+	 * calls the allow-list does not have). */
+	int in = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	int out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (in < 0 || out < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 ||
+	    dup2(null, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "irdad: --stdio: standard input or output: %s\n", strerror(errno));
+		return EXIT_JOB;
+	}
+	close(null);
+	if (irnet_ep_open_fds(ep, in, out, &d->h.log, &d->irnet[0],
 			      d->errbuf, sizeof(d->errbuf)) < 0) {
 		fprintf(stderr, "irdad: --stdio: %s\n", d->errbuf);
 		return EXIT_JOB;
