@@ -21,6 +21,7 @@
 #include "cursor.h"
 #include "irnet_client.h"
 #include "irnet_names.h"
+#include "tool_signals.h"
 
 #define EXIT_JOB 1
 #define EXIT_USAGE 2
@@ -468,20 +469,6 @@ static int cmd_ias(const struct opts *o, struct irnet_client *cl)
 	return any ? 0 : EXIT_JOB;
 }
 
-/* SIGINT and SIGTERM as a descriptor, so one poll waits for them and
- * irdad's events. */
-static int signals_fd(void)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
-		return -1;
-	return signalfd(-1, &set, SFD_CLOEXEC);
-}
-
 static void watch_print(const struct opts *o, const struct irnet_event *ev)
 {
 	if (o->json) {
@@ -498,7 +485,7 @@ static void watch_print(const struct opts *o, const struct irnet_event *ev)
 
 static int cmd_watch(const struct opts *o, struct irnet_client *cl)
 {
-	int sfd = signals_fd(), rc = EXIT_JOB;
+	int sfd = tool_signals_fd(), rc = EXIT_JOB;
 	struct irnet_event ev;
 
 	if (sfd < 0) {

@@ -26,6 +26,7 @@
 #include "eloop.h"
 #include "irnet_client.h"
 #include "spray_xfer.h"
+#include "tool_signals.h"
 
 #define NCONNS (SPRAY_MAX_STREAMS * 2)
 #define REQUEST_TIMEOUT_MS 10000
@@ -334,23 +335,10 @@ static void take_connection(struct dspray *ds, struct irnet_event *ev)
 			spray_mode_name(d->c.stream));
 }
 
-/* SIGINT and SIGTERM as a descriptor for the listener's poll. */
-static int signals_fd(void)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
-		return -1;
-	return signalfd(-1, &set, SFD_CLOEXEC);
-}
-
 static int run_listener(struct dspray *ds)
 {
 	const struct irnet_client_hello *h = irnet_client_hello(ds->cl);
-	int sfd = signals_fd(), rc = 1;
+	int sfd = tool_signals_fd(), rc = 1;
 
 	if (sfd < 0) {
 		fprintf(stderr, "irspray: signalfd: %s\n", strerror(errno));

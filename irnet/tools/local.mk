@@ -18,7 +18,7 @@ EXTRA_DIST += tests/station-lib.sh
 
 bin_PROGRAMS += irnet/tools/irspray
 irnet_tools_irspray_SOURCES = irnet/tools/irspray.c irnet/tools/spray_xfer.c \
-	irnet/tools/spray_xfer.h irnet/tools/irspray_daemon.c
+	irnet/tools/spray_xfer.h irnet/tools/irspray_daemon.c irnet/tools/tool_signals.h
 irnet_tools_irspray_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la
 dist_man_MANS += man/irspray.1
 TESTS += tests/irspray-irwire.sh
@@ -64,7 +64,7 @@ SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
 
 # irdactl: irdad's state through its API; only the client library.
 bin_PROGRAMS += irnet/tools/irdactl
-irnet_tools_irdactl_SOURCES = irnet/tools/irdactl.c
+irnet_tools_irdactl_SOURCES = irnet/tools/irdactl.c irnet/tools/tool_signals.h
 irnet_tools_irdactl_CPPFLAGS = -include $(top_builddir)/config.h \
 	-I$(top_srcdir)/common -I$(top_srcdir)/irnet/api
 irnet_tools_irdactl_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)

@@ -13,4 +13,4 @@ EXTRA_DIST += \
 	tests/vm/uml-run.sh tests/vm/uml-init.sh \
 	tests/vm/qemu-run.sh tests/vm/qemu-init.sh \
 	tests/vm/guest/pppd-pair.sh tests/vm/guest/threadirqs.sh \
-	tests/vm/guest/irdad-pppd.sh
+	tests/vm/guest/irdad-pppd.sh tests/vm/guest/ppp-lib.sh

@@ -5,6 +5,8 @@
 # Runs inside the VM with cwd = TMPDIR = a private tmpfs directory.
 # Exit: 0 pass, 1 fail, 77 skip.
 set -eu
+# shellcheck source=SCRIPTDIR/ppp-lib.sh
+. "$(dirname "$0")/ppp-lib.sh"
 
 A_IP=10.0.0.1
 B_IP=10.0.0.2
@@ -12,39 +14,10 @@ B_IP=10.0.0.2
 # (ipv6 is a module in UML); quick restarts; no LCP echo noise.
 COMMON="115200 local noauth nocrtscts nolock noipv6 lcp-echo-interval 0 lcp-restart 1 ipcp-restart 1 debug"
 
-fail() {
-	echo "FAIL: $*"
-	for _f in "$TMPDIR/A.log" "$TMPDIR/B.log"; do
-		[ ! -f "$_f" ] || { echo "--- $_f"; cat "$_f"; }
-	done
-	exit 1
-}
-
 for _tool in pppd socat ip busybox; do
 	command -v "$_tool" >/dev/null || { echo "SKIP: $_tool not installed"; exit 77; }
 done
 [ -c /dev/ppp ] || { echo "SKIP: no /dev/ppp (ppp_generic not loaded)"; exit 77; }
-
-# Usage: wait_for SECONDS TEST-ARGS... -> polls until `test ARGS` holds.
-wait_for() {
-	_n=$(($1 * 20))
-	shift
-	while ! test "$@"; do
-		_n=$((_n - 1))
-		[ "$_n" -gt 0 ] || return 1
-		sleep 0.05
-	done
-}
-
-# Usage: check_addr NS LOCAL PEER -> ppp0 in NS has LOCAL peer PEER.
-check_addr() {
-	_line=$(ip -n "$1" -4 -o addr show dev ppp0) || fail "no ppp0 in namespace $1"
-	echo "$1: $_line"
-	case $_line in
-	*"inet $2 peer $3/32"*) ;;
-	*) fail "ppp0 in $1 should be $2 peer $3" ;;
-	esac
-}
 
 ip netns add A
 ip netns add B

@@ -1,0 +1,32 @@
+# tests/vm/guest/ppp-lib.sh: helpers of the guest pppd tests (sourced,
+# not run): the caller sets TMPDIR's logs to show on failure.
+
+# fail WHY: prints WHY and every log and error file in TMPDIR, exits 1.
+fail() {
+	echo "FAIL: $*"
+	for _f in "$TMPDIR"/*.log "$TMPDIR"/*.err; do
+		[ ! -f "$_f" ] || { echo "--- $_f"; cat "$_f"; }
+	done
+	exit 1
+}
+
+# wait_for SECONDS TEST-ARGS... -> polls until `test ARGS` holds.
+wait_for() {
+	_n=$(($1 * 20))
+	shift
+	while ! test "$@"; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+# check_addr NS LOCAL PEER -> ppp0 in NS has LOCAL peer PEER.
+check_addr() {
+	_line=$(ip -n "$1" -4 -o addr show dev ppp0) || fail "no ppp0 in namespace $1"
+	echo "$1: $_line"
+	case $_line in
+	*"inet $2 peer $3/32"*) ;;
+	*) fail "ppp0 in $1 should be $2 peer $3" ;;
+	esac
+}
