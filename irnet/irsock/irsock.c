@@ -47,6 +47,9 @@
 /* connect(): irdad gives up first and says why. */
 #define CONNECT_TIMEOUT_MS 20000
 #define IAS_SET_MAX 16
+/* How long closing waits for irdad to send what was written (its
+ * bridge's drain timeout is 10 s). */
+#define LINGER_MS 11000
 
 enum ent_state { ST_NEW, ST_LISTENING, ST_CONNECTING, ST_CONNECTED, ST_FAILED };
 
@@ -66,6 +69,8 @@ struct sess {
 	int refs;                 /* under g.lock */
 	struct pending pend[8];
 	size_t npend;
+	uint32_t conns[64];       /* the connections it handed over */
+	size_t nconns;
 };
 
 struct ias_rec {
@@ -170,33 +175,67 @@ static struct ent *ent_get(int fd)
 	return e;
 }
 
-static void sess_put_locked(struct sess *s, struct irnet_client **to_close)
+/* Drops a reference; true when it was the last (then sess_finish()). */
+static bool sess_unref_locked(struct sess *s)
 {
-	if (--s->refs > 0)
-		return;
-	*to_close = s->cl;
+	return --s->refs == 0;
+}
+
+/* Whether irdad still lists one of the connections s handed over. */
+static bool sess_conns_open(struct sess *s, struct irnet_status *st)
+{
+	if (irnet_client_status(s->cl, st, REQ_TIMEOUT_MS) < 0)
+		return false;
+	for (size_t i = 0; i < st->n_conns; i++)
+		for (size_t k = 0; k < s->nconns; k++)
+			if (st->conns[i].conn_id == s->conns[k])
+				return true;
+	return false;
+}
+
+/* Ends a session.  irdad drops a session's connections with it, even one
+ * still sending what the program wrote before close() (its bridge is
+ * flushing), where the kernel went on sending after close: so this waits,
+ * at most LINGER_MS, until irdad lists none of the connections the session
+ * handed over, then closes it. */
+static void sess_finish(struct sess *s)
+{
+	if (s->nconns > 0) {
+		struct irnet_status *st = malloc(sizeof(*st));
+		for (int waited = 0; st && waited < LINGER_MS && sess_conns_open(s, st);
+		     waited += 20)
+			poll(NULL, 0, 20);
+		free(st);
+	}
 	for (size_t i = 0; i < s->npend; i++)
 		g.real.close(s->pend[i].fd);
+	irnet_client_close(s->cl);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
 
+/* Remembers a connection handed over (under s->lock). */
+static void sess_add_conn(struct sess *s, uint32_t id)
+{
+	if (s->nconns == sizeof(s->conns) / sizeof(s->conns[0]))
+		memmove(s->conns, s->conns + 1, --s->nconns * sizeof(s->conns[0]));
+	s->conns[s->nconns++] = id;
+}
+
 static void ent_put(struct ent *e)
 {
-	struct irnet_client *cl = NULL;
-
 	pthread_mutex_lock(&g.lock);
 	bool last = --e->refs == 0;
-	if (last && e->s)
-		sess_put_locked(e->s, &cl);
+	bool finish = last && e->s && sess_unref_locked(e->s);
 	pthread_mutex_unlock(&g.lock);
 	if (!last)
 		return;
 	if (e->wake_w >= 0)
 		g.real.close(e->wake_w);
+	if (finish)
+		sess_finish(e->s);   /* irdad drops the session's listeners, IAS objects */
 	pthread_mutex_destroy(&e->lock);
 	free(e);
-	irnet_client_close(cl);   /* irdad drops the session's listeners, IAS objects */
 }
 
 /* Puts e at fd (the table holds one reference). */
@@ -383,11 +422,7 @@ EXPORT int socket(int domain, int type, int protocol)
 	if (!s)
 		return fail(EAFNOSUPPORT);   /* as a kernel without IrDA */
 	if (base == SOCK_DGRAM || (base != SOCK_STREAM && base != SOCK_SEQPACKET)) {
-		struct irnet_client *cl = NULL;
-		pthread_mutex_lock(&g.lock);
-		sess_put_locked(s, &cl);
-		pthread_mutex_unlock(&g.lock);
-		irnet_client_close(cl);
+		sess_finish(s);
 		if (base == SOCK_DGRAM)
 			return unsupported(-1, "socket(SOCK_DGRAM) (comes with irdad's MODE lmp)",
 					   EPROTONOSUPPORT);
@@ -402,11 +437,7 @@ EXPORT int socket(int domain, int type, int protocol)
 		int err = fd < 0 ? errno : ENOMEM;
 		if (fd >= 0)
 			g.real.close(fd);
-		struct irnet_client *cl = NULL;
-		pthread_mutex_lock(&g.lock);
-		sess_put_locked(s, &cl);
-		pthread_mutex_unlock(&g.lock);
-		irnet_client_close(cl);
+		sess_finish(s);
 		free(e);
 		return fail(err);
 	}
@@ -545,6 +576,8 @@ EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len, int flags)
 		else if (r < 0)
 			rc = r == -ECONNRESET ? ECONNABORTED : -r;
 	}
+	if (!rc)
+		sess_add_conn(s, ci.conn_id);
 	sess_drain(s);
 	pthread_mutex_unlock(&s->lock);
 	if (rc) {
@@ -626,6 +659,8 @@ static int do_connect(struct connect_job *j, int *datafd, struct irnet_conn_info
 		err = irsock_connect_errno(r, irnet_client_error(s->cl), j->by_any);
 		log_msg(&g.log, LOG_LEVEL_DEBUG, "fd %d: connect: %s (%s)", j->fd,
 			irnet_client_error(s->cl), strerror(err));
+	} else {
+		sess_add_conn(s, ci->conn_id);
 	}
 	uint32_t saddr = irnet_client_hello(s->cl)->addr;
 	sess_drain(s);
@@ -1159,15 +1194,39 @@ EXPORT int close(int fd)
 		}
 		pthread_mutex_unlock(&g.lock);
 	}
-	if (!moved) {
-		pthread_mutex_lock(&e->lock);
-		e->closed = true;
-		log_msg(&g.log, LOG_LEVEL_DEBUG, "fd %d: close (%s)", fd, state_names[e->st]);
-		pthread_mutex_unlock(&e->lock);
-		ent_put(e);
-	} else {
+	if (moved) {
 		log_msg(&g.log, LOG_LEVEL_DEBUG, "fd %d: close; the socket lives on as fd %d", fd,
 			alias);
+		return g.real.close(fd);
 	}
-	return g.real.close(fd);
+	pthread_mutex_lock(&e->lock);
+	e->closed = true;
+	log_msg(&g.log, LOG_LEVEL_DEBUG, "fd %d: close (%s)", fd, state_names[e->st]);
+	pthread_mutex_unlock(&e->lock);
+	/* the descriptor first: irdad then sends what is left and
+	 * disconnects, which the session's end waits for */
+	int rc = g.real.close(fd);
+	int err = errno;
+	ent_put(e);
+	errno = err;
+	return rc;
+}
+
+/* exit() with AF_IRDA sockets open: close them as close() does, so that
+ * what the program wrote still goes out (the kernel's sockets did). */
+__attribute__((destructor)) static void close_all(void)
+{
+	if (!g.real.close)
+		return;
+	for (;;) {
+		int fd = -1;
+		pthread_mutex_lock(&g.lock);
+		for (size_t i = 0; i < g.ntab && fd < 0; i++)
+			if (g.tab[i])
+				fd = (int)i;
+		pthread_mutex_unlock(&g.lock);
+		if (fd < 0)
+			break;
+		close(fd);
+	}
 }
