@@ -67,8 +67,14 @@ struct sess {
 	struct irnet_client *cl;
 	pthread_mutex_t lock;     /* one call at a time on cl */
 	int refs;                 /* under g.lock */
-	struct pending pend[8];
+	struct pending pend[32];  /* connections not yet accepted */
 	size_t npend;
+	/* A listener's: one byte in this pipe per pending connection (its
+	 * read end is the program's descriptor), and the thread that reads
+	 * the control socket meanwhile, stopped through stop_w. */
+	int ready_w, stop_w, watch_stop_r;
+	bool watching;
+	pthread_t watcher;
 	uint32_t conns[64];       /* the connections it handed over */
 	size_t nconns;
 };
@@ -200,6 +206,13 @@ static bool sess_conns_open(struct sess *s, struct irnet_status *st)
  * handed over, then closes it. */
 static void sess_finish(struct sess *s)
 {
+	if (s->watching) {
+		g.real.close(s->stop_w);
+		pthread_join(s->watcher, NULL);
+		s->watching = false;
+	}
+	if (s->ready_w >= 0)
+		g.real.close(s->ready_w);
 	if (s->nconns > 0) {
 		struct irnet_status *st = malloc(sizeof(*st));
 		for (int waited = 0; st && waited < LINGER_MS && sess_conns_open(s, st);
@@ -382,31 +395,83 @@ static struct sess *sess_open(void)
 	pthread_mutex_init(&s->lock, NULL);
 	s->cl = cl;
 	s->refs = 1;
+	s->ready_w = s->stop_w = -1;
 	irnet_client_set_logger(cl, &g.log);
 	return s;
 }
 
-/* Takes the events already read off the session (never reads the socket,
- * which a listener's readiness depends on): connections are kept for
- * accept, the rest (DISCONNECTED of handed-over connections) dropped.
- * Under s->lock. */
-static void sess_drain(struct sess *s)
+/* Takes the events read off the session so far: connections are kept
+ * for accept (and the listener's descriptor made readable), the rest
+ * (DISCONNECTED of connections handed over) dropped.  With wait_ms >= 0
+ * it also reads the control socket, waiting that long.  Under s->lock;
+ * returns the session's error, or 0. */
+static int sess_drain_wait(struct sess *s, int wait_ms)
 {
 	struct irnet_event ev;
+	int r;
 
-	while (irnet_client_queued(s->cl) > 0 && irnet_client_next_event(s->cl, &ev) == 1) {
+	while ((wait_ms >= 0 || irnet_client_queued(s->cl) > 0) &&
+	       (r = irnet_client_wait_event(s->cl, &ev, wait_ms < 0 ? 0 : wait_ms)) != 0) {
+		if (r < 0)
+			return r;
+		wait_ms = wait_ms < 0 ? -1 : 0;
 		if (ev.type == IRNET_EVENT_CONNECTION && ev.fd >= 0) {
-			if (s->npend < sizeof(s->pend) / sizeof(s->pend[0])) {
+			if (s->npend < sizeof(s->pend) / sizeof(s->pend[0]) && s->ready_w >= 0 &&
+			    write(s->ready_w, "c", 1) == 1) {
 				s->pend[s->npend].fd = ev.fd;
 				s->pend[s->npend].ci = ev.conn;
 				s->npend++;
 			} else {
-				g.real.close(ev.fd);   /* refused, as past a backlog */
+				g.real.close(ev.fd);   /* past the backlog: refused */
 			}
 		} else if (ev.fd >= 0) {
 			g.real.close(ev.fd);
 		}
 	}
+	return 0;
+}
+
+static void sess_drain(struct sess *s)
+{
+	sess_drain_wait(s, -1);
+}
+
+/* A listener's watcher: reads the control socket whenever irdad sends
+ * something, so that a pending connection makes the program's
+ * descriptor readable even while the program is not in a call. */
+static void *watch_thread(void *arg)
+{
+	struct sess *s = arg;
+	int cfd = irnet_client_fd(s->cl);
+	int stop_r = s->watch_stop_r;
+	for (;;) {
+		struct pollfd p[2] = { { .fd = cfd, .events = POLLIN }, { .fd = stop_r, .events = POLLIN } };
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[1].revents)
+			break;
+		pthread_mutex_lock(&s->lock);
+		int r = sess_drain_wait(s, 0);
+		pthread_mutex_unlock(&s->lock);
+		if (r < 0) {
+			/* irdad went away: a hang-up on the listener (accept
+			 * then fails) */
+			log_msg(&g.log, LOG_LEVEL_DEBUG, "listener session: %s",
+				irnet_client_error(s->cl));
+			pthread_mutex_lock(&s->lock);
+			if (s->ready_w >= 0) {
+				g.real.close(s->ready_w);
+				s->ready_w = -1;
+			}
+			pthread_mutex_unlock(&s->lock);
+			break;
+		}
+	}
+	g.real.close(stop_r);
+	return NULL;
 }
 
 /* --- socket ------------------------------------------------------------- */
@@ -489,6 +554,48 @@ static const char *ias_class_for(const struct ent *e)
 	return e->name[0] ? e->name : "OBEX";
 }
 
+static int install(int fd, int datafd);
+
+/* Sets up a listener's readiness pipe (onto fd) and its watcher; 0 or an
+ * errno. */
+static int start_watching(struct sess *s, int fd)
+{
+	int ready[2], stop[2];
+
+	if (s->watching)
+		return 0;
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return errno;
+	if (pipe2(stop, O_CLOEXEC) < 0) {
+		int err = errno;
+		g.real.close(ready[0]);
+		g.real.close(ready[1]);
+		return err;
+	}
+	fcntl(ready[1], F_SETFL, O_NONBLOCK);
+	int r = install(fd, ready[0]);
+	if (r < 0) {
+		g.real.close(ready[1]);
+		g.real.close(stop[0]);
+		g.real.close(stop[1]);
+		return -r;
+	}
+	pthread_mutex_lock(&s->lock);
+	s->ready_w = ready[1];
+	s->stop_w = stop[1];
+	s->watch_stop_r = stop[0];
+	r = pthread_create(&s->watcher, NULL, watch_thread, s);
+	s->watching = r == 0;
+	pthread_mutex_unlock(&s->lock);
+	if (r != 0) {
+		g.real.close(stop[0]);
+		g.real.close(stop[1]);
+		s->stop_w = -1;
+		return r;
+	}
+	return 0;
+}
+
 EXPORT int listen(int fd, int backlog)
 {
 	init();
@@ -510,6 +617,12 @@ EXPORT int listen(int fd, int backlog)
 		.class_name = ias_class_for(e),
 		.backlog = (uint8_t)(backlog < 1 ? 1 : backlog > 255 ? 255 : backlog),
 	};
+	/* The program's descriptor becomes the read end of a pipe holding a
+	 * byte per pending connection, which a thread watching the control
+	 * socket writes (see sess_drain_wait). */
+	rc = start_watching(e->s, fd);
+	if (rc)
+		goto out;
 	pthread_mutex_lock(&e->s->lock);
 	int r = irnet_client_listen(e->s->cl, &req, &e->listener_id, &e->lsap, REQ_TIMEOUT_MS);
 	if (r < 0)
@@ -555,7 +668,6 @@ EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len, int flags)
 	struct sess *s = e->s;
 	pthread_mutex_lock(&e->lock);
 	bool listening = e->st == ST_LISTENING;
-	uint32_t lid = e->listener_id;
 	int type = e->type;
 	uint32_t saddr = e->saddr;
 	pthread_mutex_unlock(&e->lock);
@@ -563,23 +675,36 @@ EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len, int flags)
 		ent_put(e);
 		return fail(EINVAL);
 	}
-	bool nb = fd_nonblocking(fd);
-	pthread_mutex_lock(&s->lock);
-	if (s->npend > 0) {
-		cfd = s->pend[0].fd;
-		ci = s->pend[0].ci;
-		memmove(s->pend, s->pend + 1, --s->npend * sizeof(s->pend[0]));
-	} else {
-		int r = irnet_client_accept(s->cl, lid, &cfd, &ci, nb ? 0 : -1);
-		if (r == -ETIMEDOUT)
+	/* one byte in the readiness pipe per connection in s->pend */
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		if (s->npend > 0) {
+			char b;
+			cfd = s->pend[0].fd;
+			ci = s->pend[0].ci;
+			memmove(s->pend, s->pend + 1, --s->npend * sizeof(s->pend[0]));
+			if (read(fd, &b, 1) != 1)
+				log_msg(&g.log, LOG_LEVEL_WARNING, "fd %d: no readiness byte", fd);
+			sess_add_conn(s, ci.conn_id);
+			pthread_mutex_unlock(&s->lock);
+			break;
+		}
+		bool dead = s->ready_w < 0;
+		pthread_mutex_unlock(&s->lock);
+		if (dead) {
+			rc = ECONNABORTED;   /* irdad went away */
+			break;
+		}
+		if (fd_nonblocking(fd)) {
 			rc = EAGAIN;
-		else if (r < 0)
-			rc = r == -ECONNRESET ? ECONNABORTED : -r;
+			break;
+		}
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+			rc = errno;
+			break;
+		}
 	}
-	if (!rc)
-		sess_add_conn(s, ci.conn_id);
-	sess_drain(s);
-	pthread_mutex_unlock(&s->lock);
 	if (rc) {
 		ent_put(e);
 		return fail(rc);

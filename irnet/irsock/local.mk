@@ -23,3 +23,12 @@ irnet_irsock_libirsock_la_LIBADD = -ldl
 bin_PROGRAMS += irnet/irsock/irsock
 irnet_irsock_irsock_SOURCES = irnet/irsock/irsock_main.c
 irnet_irsock_irsock_CPPFLAGS = $(AM_CPPFLAGS) -DIRSOCK_LIBRARY='"$(pkglibdir)/libirsock.so"'
+
+# The classic-API test program (tests/irsock-api.sh): it includes nothing
+# of the tree, and is built without the sanitizer flags, since it runs
+# with libirsock.so preloaded.
+noinst_PROGRAMS += tests/irsock_classic
+tests_irsock_classic_SOURCES = tests/irsock_classic.c
+tests_irsock_classic_CPPFLAGS =
+tests_irsock_classic_CFLAGS = $(IRNET_CFLAGS)
+tests_irsock_classic_LDFLAGS =
