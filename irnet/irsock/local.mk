@@ -32,3 +32,6 @@ tests_irsock_classic_SOURCES = tests/irsock_classic.c
 tests_irsock_classic_CPPFLAGS =
 tests_irsock_classic_CFLAGS = $(IRNET_CFLAGS)
 tests_irsock_classic_LDFLAGS =
+
+# Over two irdad on irwire in real time (about 40 s and 60 s).
+TESTS += tests/irsock-api.sh tests/irsock-ircp.sh
