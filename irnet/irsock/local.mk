@@ -36,3 +36,5 @@ tests_irsock_classic_LDFLAGS =
 # Over two irdad on irwire in real time (about 40 s and 60 s).
 TESTS += tests/irsock-api.sh tests/irsock-ircp.sh
 EXTRA_DIST += tests/irsock_obex_check.py
+
+dist_man_MANS += man/irsock.1
