@@ -455,7 +455,7 @@ static int echo(const char *kind, unsigned int daddr, size_t total, size_t wsize
 			}
 		}
 	}
-	printf("ok: %s echo of %zu bytes in %zu-byte writes, every byte checked, %.1f s, "
+	printf("ok: %s echo of %zu bytes in %zu-byte writes, every byte checked, %.3f s, "
 	       "%.0f bytes/s each way\n",
 	       kind, total, wsize, dt, (double)total / dt);
 	free(out);

@@ -38,3 +38,7 @@ TESTS += tests/irsock-api.sh tests/irsock-ircp.sh
 EXTRA_DIST += tests/irsock_obex_check.py
 
 dist_man_MANS += man/irsock.1
+
+# make bench: irsock against irspray owning the port, and ircp's rate
+BENCHMARKS += tests/irsock-bench.sh
+EXTRA_DIST += tests/irsock-bench.sh
