@@ -42,3 +42,9 @@ dist_man_MANS += man/irsock.1
 # make bench: irsock against irspray owning the port, and ircp's rate
 BENCHMARKS += tests/irsock-bench.sh
 EXTRA_DIST += tests/irsock-bench.sh
+
+UNIT_TESTS += tests/unit/test_irsock_conv
+tests_unit_test_irsock_conv_SOURCES = tests/unit/test_irsock_conv.c irnet/irsock/irsock_conv.c
+tests_unit_test_irsock_conv_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/irsock
+tests_unit_test_irsock_conv_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irsock_conv_LDADD = $(UNIT_LIBS)
