@@ -16,6 +16,8 @@
 #   - refusals (absent class, an LSAP nobody listens on, short address,
 #     SOCK_DGRAM: EPROTONOSUPPORT), non-blocking connect (EINPROGRESS,
 #     EALREADY, poll, SO_ERROR; and one that fails);
+#   - fork (a child writes on the inherited socket and exits) and dup
+#     (the original closed, the duplicate goes on);
 #   - link loss while reading (irwire stopped): the read ends (EOF) and a
 #     write after it fails (EPIPE).
 # IRSOCK_ECHO_BYTES (default 65536) sets the stream echo's size: the 1 MiB
@@ -135,6 +137,10 @@ cat "$tmp/ref.out"
 timeout 60 "$irsock" --daemon "$tmp/alpha.sock" "$classic" nonblock "$peer" >"$tmp/nb.out" 2>&1 ||
 	fail "non-blocking connect: $(cat "$tmp/nb.out")"
 cat "$tmp/nb.out"
+
+timeout 60 "$irsock" --daemon "$tmp/alpha.sock" "$classic" forkdup "$peer" >"$tmp/fd.out" 2>&1 ||
+	fail "fork and dup: $(cat "$tmp/fd.out")"
+cat "$tmp/fd.out"
 
 # Link loss while reading: irwire stops carrying anything.
 on_a hold "$peer" >"$tmp/hold.out" 2>&1 &

@@ -10,6 +10,7 @@
  *   irsock_classic echo stream|seq ADDR BYTES WRITE   an echo, checked
  *   irsock_classic refused ADDR          connects that must fail
  *   irsock_classic nonblock ADDR         non-blocking connect, both ends
+ *   irsock_classic forkdup ADDR          the socket across fork and dup
  *   irsock_classic hold ADDR             connects, then reads until the end
  *   irsock_classic nosock                socket(AF_IRDA) with no irdad
  *
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -582,6 +584,58 @@ static int hold(unsigned int daddr)
 	return 0;
 }
 
+/* Reads exactly n bytes (the echo of what was written). */
+static void read_n(int fd, char *buf, size_t n, const char *what)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+		if (r <= 0) {
+			printf("FAIL: %s: %s\n", what, r == 0 ? "EOF" : strerror(errno));
+			exit(1);
+		}
+		got += (size_t)r;
+	}
+}
+
+/* fork: a child writes on the inherited socket and exits (closing its
+ * copies); the parent reads the echo and goes on.  dup: the parent
+ * closes its original descriptor and goes on with a duplicate. */
+static int forkdup(unsigned int daddr)
+{
+	int fd = connect_to(SOCK_STREAM, daddr, "IrsockStream");
+	char b[16];
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		if (write(fd, "child", 5) != 5)
+			_exit(1);
+		close(fd);
+		exit(0);
+	}
+	int status;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		die("the child");
+	read_n(fd, b, 5, "the echo of the child's write");
+	check(memcmp(b, "child", 5) == 0, "the echo of the child's write");
+	printf("ok: fork: the child wrote on the inherited socket and exited; the parent read the echo\n");
+	int d = dup(fd);
+	if (d < 0)
+		die("dup");
+	close(fd);
+	check(write(d, "dup", 3) == 3, "write on the duplicate");
+	read_n(d, b, 3, "the echo on the duplicate");
+	check(memcmp(b, "dup", 3) == 0, "the echo on the duplicate");
+	struct sockaddr_irda peer;
+	socklen_t len = sizeof(peer);
+	check(getpeername(d, (struct sockaddr *)&peer, &len) == 0 && peer.sir_addr == daddr,
+	      "getpeername on the duplicate");
+	printf("ok: dup: the original closed, the duplicate goes on (and is still AF_IRDA)\n");
+	close(d);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -599,6 +653,8 @@ int main(int argc, char **argv)
 		return refused(parse_addr(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "nonblock") == 0)
 		return nonblock(parse_addr(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "forkdup") == 0)
+		return forkdup(parse_addr(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "hold") == 0)
 		return hold(parse_addr(argv[2]));
 	if (argc == 2 && strcmp(argv[1], "nosock") == 0) {
@@ -607,6 +663,6 @@ int main(int argc, char **argv)
 		printf("ok: no irdad: EAFNOSUPPORT\n");
 		return 0;
 	}
-	fprintf(stderr, "usage: irsock_classic serve|discover|ias|echo|refused|nonblock|hold|nosock ...\n");
+	fprintf(stderr, "usage: irsock_classic serve|discover|ias|echo|refused|nonblock|forkdup|hold|nosock ...\n");
 	return 2;
 }

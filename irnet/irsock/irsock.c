@@ -74,6 +74,7 @@ struct sess {
 	 * the control socket meanwhile, stopped through stop_w. */
 	int ready_w, stop_w, watch_stop_r;
 	bool watching;
+	pid_t pid;                /* the process that opened it (fork copies it) */
 	pthread_t watcher;
 	uint32_t conns[64];       /* the connections it handed over */
 	size_t nconns;
@@ -206,14 +207,20 @@ static bool sess_conns_open(struct sess *s, struct irnet_status *st)
  * handed over, then closes it. */
 static void sess_finish(struct sess *s)
 {
+	/* In a child made by fork() the watcher thread does not exist, and
+	 * the connections are still the parent's: close our copies only. */
+	bool owner = getpid() == s->pid;
 	if (s->watching) {
-		g.real.close(s->stop_w);
-		pthread_join(s->watcher, NULL);
+		g.real.close(s->stop_w);   /* the watcher sees it hang up */
+		if (owner)
+			pthread_join(s->watcher, NULL);   /* it closes its end */
+		else
+			g.real.close(s->watch_stop_r);
 		s->watching = false;
 	}
 	if (s->ready_w >= 0)
 		g.real.close(s->ready_w);
-	if (s->nconns > 0) {
+	if (s->nconns > 0 && owner) {
 		struct irnet_status *st = malloc(sizeof(*st));
 		for (int waited = 0; st && waited < LINGER_MS && sess_conns_open(s, st);
 		     waited += 20)
@@ -396,6 +403,7 @@ static struct sess *sess_open(void)
 	s->cl = cl;
 	s->refs = 1;
 	s->ready_w = s->stop_w = -1;
+	s->pid = getpid();
 	irnet_client_set_logger(cl, &g.log);
 	return s;
 }
