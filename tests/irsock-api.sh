@@ -12,10 +12,12 @@
 #     (IRLMP_IAS_DEL), a missing class (EADDRNOTAVAIL), irdad's Device;
 #   - a stream echo and a seqpacket echo at once (two programs under
 #     irsock on one irdad), every byte checked, SDU boundaries kept, while
-#     an IrCOMM pty of the same irdad carries data;
+#     an IrCOMM pty of the same irdad (its call up first) carries 4 KiB;
+#     the server accepts with accept and accept4(SOCK_CLOEXEC);
 #   - refusals (absent class, an LSAP nobody listens on, short address,
 #     SOCK_DGRAM: EPROTONOSUPPORT), non-blocking connect (EINPROGRESS,
-#     EALREADY, poll, SO_ERROR; and one that fails);
+#     EALREADY, poll, SO_ERROR, the SOCK_NONBLOCK/SOCK_CLOEXEC flags
+#     kept on what the descriptor becomes; and one that fails);
 #   - fork (a child writes on the inherited socket and exits) and dup
 #     (the original closed, the duplicate goes on);
 #   - link loss while reading (irwire stopped): the read ends (EOF) and a
@@ -95,37 +97,59 @@ EOF
 diff "$tmp/ias.want" "$tmp/ias.out" >"$tmp/ias.diff" || fail "IAS answers: $(cat "$tmp/ias.diff")"
 echo "ok: IAS queries as expected"
 
-# Two programs at once on irdad a, and IrCOMM on the same daemon meanwhile.
-on_a echo stream "$peer" "$echo_bytes" 2000 >"$tmp/echo-stream.out" 2>&1 &
-es=$!
-on_a echo seq "$peer" 32768 2000 >"$tmp/echo-seq.out" 2>&1 &
-eq=$!
-lpid="$lpid $es $eq"
-"$PYTHON" - "$tmp/ircomm-a" "$tmp/ircomm-b" >"$tmp/ircomm.out" 2>&1 <<'EOF' || fail "IrCOMM next to irsock: $(cat "$tmp/ircomm.out")"
+# Two programs at once on irdad a, and IrCOMM on the same daemon meanwhile:
+# the IrCOMM call is up first, then its data crosses while both echo.
+"$PYTHON" - "$tmp/ircomm-a" "$tmp/ircomm-b" >"$tmp/ircomm.out" 2>&1 <<'EOF' &
 import os, select, sys, termios, time, tty
 def raw(p):
     fd = os.open(p, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
     tty.setraw(fd, termios.TCSANOW)
     return fd
 b = raw(sys.argv[2])
-a = raw(sys.argv[1])
+a = raw(sys.argv[1])           # opening it dials
+first = bytearray()
+deadline = time.time() + 30
+while not first and time.time() < deadline:
+    os.write(a, b"!")
+    if select.select([b], [], [], 0.5)[0]:
+        first += os.read(b, 65536)
+if not first:
+    print("FAIL: IrCOMM: the call did not come up")
+    sys.exit(1)
+print("call up", flush=True)
+time.sleep(1)                  # the echoes start meanwhile
+while select.select([b], [], [], 0.5)[0]:
+    os.read(b, 65536)          # the last "!"s
 data = bytes((i * 13) & 0xff for i in range(4096))
 got = bytearray()
 sent = 0
-deadline = time.time() + 60
+t0 = time.time()
+deadline = t0 + 120
 while len(got) < len(data) and time.time() < deadline:
     if sent < len(data):
         try:
             sent += os.write(a, data[sent:sent + 256])
         except BlockingIOError:
             pass
-    r, _, _ = select.select([b], [], [], 0.2)
-    if r:
+    if select.select([b], [], [], 0.2)[0]:
         got += os.read(b, 65536)
-print("ok: IrCOMM pty next to irsock: %d bytes a->b intact" % len(got) if bytes(got) == data
-      else "FAIL: IrCOMM pty: %d of %d bytes" % (len(got), len(data)))
-sys.exit(0 if bytes(got) == data else 1)
+ok = bytes(got) == data
+print("ok: IrCOMM pty next to irsock: %d bytes a->b intact in %.1f s" % (len(got), time.time() - t0)
+      if ok else "FAIL: IrCOMM pty: %d of %d bytes" % (len(got), len(data)))
+sys.exit(0 if ok else 1)
 EOF
+ic=$!
+lpid="$lpid $ic"
+i=0
+until grep -q '^call up' "$tmp/ircomm.out"; do
+	i=$((i + 1)); [ $i -gt 400 ] && fail "IrCOMM call: $(cat "$tmp/ircomm.out")"; sleep 0.1
+done
+on_a echo stream "$peer" "$echo_bytes" 2000 >"$tmp/echo-stream.out" 2>&1 &
+es=$!
+on_a echo seq "$peer" 32768 2000 >"$tmp/echo-seq.out" 2>&1 &
+eq=$!
+lpid="$lpid $es $eq"
+wait $ic || fail "IrCOMM next to irsock: $(cat "$tmp/ircomm.out")"
 cat "$tmp/ircomm.out"
 wait $es || fail "stream echo: $(cat "$tmp/echo-stream.out")"
 wait $eq || fail "seqpacket echo: $(cat "$tmp/echo-seq.out")"

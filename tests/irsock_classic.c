@@ -241,9 +241,15 @@ static _Noreturn void serve(void)
 			if (i < 2) {
 				struct sockaddr_irda peer;
 				socklen_t len = sizeof(peer);
-				int c = accept(p[i].fd, (struct sockaddr *)&peer, &len);
+				/* accept on the stream listener, accept4 with
+				 * SOCK_CLOEXEC on the seqpacket one */
+				int c = i ? accept4(p[i].fd, (struct sockaddr *)&peer, &len,
+						    SOCK_CLOEXEC) :
+					    accept(p[i].fd, (struct sockaddr *)&peer, &len);
 				if (c < 0)
 					die("accept");
+				check(((fcntl(c, F_GETFD) & FD_CLOEXEC) != 0) == (i != 0),
+				      "accept4's SOCK_CLOEXEC (and none from accept)");
 				check(len == sizeof(peer) && peer.sir_family == AF_IRDA,
 				      "accept's address");
 				printf("accepted %s from %08x\n", i ? "seqpacket" : "stream",
@@ -510,10 +516,10 @@ static int refused(unsigned int daddr)
 }
 
 /* Non-blocking connect: EINPROGRESS, then poll, then SO_ERROR. */
-static int nb_connect(unsigned int daddr, const char *name, int want)
+static int nb_connect(unsigned int daddr, const char *name, int want, int cloexec)
 {
 	struct sockaddr_irda sa;
-	int fd = socket(AF_IRDA, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	int fd = socket(AF_IRDA, SOCK_STREAM | SOCK_NONBLOCK | cloexec, 0);
 	if (fd < 0)
 		die("socket");
 	make_addr(&sa, daddr, name, LSAP_ANY);
@@ -534,8 +540,13 @@ static int nb_connect(unsigned int daddr, const char *name, int want)
 		       strerror(err), strerror(want));
 		exit(1);
 	}
-	printf("ok: non-blocking connect to \"%s\": poll after %.2f s, SO_ERROR %s\n", name,
-	       now_s() - t0, want ? strerror(err) : "0");
+	printf("ok: non-blocking connect to \"%s\": poll after %.2f s, SO_ERROR %s, "
+	       "O_NONBLOCK and FD_CLOEXEC as asked\n",
+	       name, now_s() - t0, want ? strerror(err) : "0");
+	/* the flags the program asked for, on whatever the descriptor is now */
+	check((fcntl(fd, F_GETFL) & O_NONBLOCK) != 0, "O_NONBLOCK kept");
+	check(((fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0) == (cloexec != 0),
+	      "FD_CLOEXEC as SOCK_CLOEXEC asked");
 	if (want == 0) {
 		check(p.revents & POLLOUT, "POLLOUT once connected");
 		check(write(fd, "ping", 4) == 4, "write after a non-blocking connect");
@@ -551,8 +562,8 @@ static int nb_connect(unsigned int daddr, const char *name, int want)
 
 static int nonblock(unsigned int daddr)
 {
-	nb_connect(daddr, "IrsockStream", 0);
-	nb_connect(daddr, "NoSuchService", EADDRNOTAVAIL);
+	nb_connect(daddr, "IrsockStream", 0, SOCK_CLOEXEC);
+	nb_connect(daddr, "NoSuchService", EADDRNOTAVAIL, 0);
 	return 0;
 }
 
