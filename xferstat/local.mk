@@ -12,7 +12,7 @@ xferstat_libxferio_la_SOURCES = \
 	xferstat/import_text.c xferstat/import_json.c \
 	xferstat/import_ftp.c xferstat/import_curl.c xferstat/import_nuttcp.c \
 	xferstat/import_netpipe.c xferstat/import_iperf3.c xferstat/import_irspray.c \
-	xferstat/import_csv.c \
+	xferstat/import_csv.c xferstat/import_table.c \
 	xferstat/run.c xferstat/run.h \
 	xferstat/link.c xferstat/link.h
 xferstat_libxferio_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS) $(LIBNL_CFLAGS)
