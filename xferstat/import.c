@@ -485,9 +485,28 @@ static void parse_line(struct import_sink *sink, struct cursor line, size_t line
 	cursor_skip(&text, off);
 	struct import_pos at = { lineno, off + 1 };
 	struct line_result res;
-	classify(sink->fmt->line, text, opts, false, &res);
+	bool more = false;      /* a record at the start, and text after it */
 	tail->broken = false;
-	if (res.kind == LINE_RUN) {
+	if (sink->fmt->scan) {
+		/* The common case: one record that fills the line. */
+		classify(sink->fmt->line, text, opts, true, &res);
+		struct cursor rest = text;
+		if (res.end > 0 && res.kind != LINE_UNRECOGNISED && cursor_skip(&rest, res.end) &&
+		    text_rest_blank(&rest)) {
+			if (res.kind == LINE_RUN) {
+				file_result(sink, at, &res);
+			} else {
+				import_sink_unused(sink, at, res.why);
+				if (res.session_end)
+					import_sink_session_break(sink);
+			}
+			return;
+		}
+		more = res.kind == LINE_RUN;
+	}
+	/* Forms looked for only as whole lines (NetPIPE's np.out). */
+	classify(sink->fmt->line, text, opts, false, &res);
+	if (res.kind == LINE_RUN && !more) {
 		file_result(sink, at, &res);
 		return;
 	}
@@ -559,7 +578,7 @@ static void parse_lines(struct import_sink *sink, const char *data, size_t len,
 	}
 	if (sink->failed || sink->sessions == SESSIONS_NONE)
 		return;
-	if (tail.broken && sink->session_runs > 0)
+	if (tail.broken)
 		import_sink_session_cut(sink, tail.at, tail.why);
 	else if (sink->sessions == SESSIONS_BY_TOTALS && sink->session_runs > 0)
 		import_sink_session_cut(sink, (struct import_pos){ lineno, 1 },

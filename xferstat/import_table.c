@@ -127,7 +127,8 @@ static const char *const run_words[] = { "Run", "run", "#", "No.", "No", NULL };
 static const char *const avg_words[] = { "Avg.", "Avg", "avg.", "avg", "Mean", "mean",
 					 "Average", "average", NULL };
 static const char *const dev_words[] = { "Dev.", "Dev", "dev.", "dev", "SD", "S.D.", "sd",
-					 "Std.dev.", "Stdev", "StDev", "Std.Dev.", NULL };
+					 "Std.dev.", "Stdev", "StDev", "Std.Dev.", "Dev.(pop.)",
+					 NULL };
 
 /* A unit "(KiB/s)" or "[s]" into its factor for the column kind; 0 if
  * unknown. */
