@@ -433,7 +433,7 @@ static void cell_name(const struct table *t, size_t k, const char *fallback, cha
 }
 
 static void check_avg(struct import_sink *sink, const struct table *t, size_t k,
-		      const struct stat3 *s, bool *failed)
+		      const struct stat3 *s)
 {
 	const struct cell *a = &t->avg[k];
 	char name[200];
@@ -456,7 +456,7 @@ static void check_avg(struct import_sink *sink, const struct table *t, size_t k,
 			return;
 		}
 	}
-	*failed = true;
+	import_sink_check_failed(sink);
 	import_sink_check(sink, at, "Avg. %s = %.*f: NOT the mean of %zu runs, %.10Lg%s%.10Lg "
 			  "(to %d decimals, rounded or truncated)", name, d, a->value, s->n, s->mean,
 			  t->cols[k].kind == COL_RATE ? ", nor their harmonic mean, " : "",
@@ -464,7 +464,7 @@ static void check_avg(struct import_sink *sink, const struct table *t, size_t k,
 }
 
 static void check_dev(struct import_sink *sink, const struct table *t, size_t k,
-		      const struct stat3 *s, bool *failed)
+		      const struct stat3 *s)
 {
 	const struct cell *c = &t->dev[k];
 	char name[200], sample[80];
@@ -490,7 +490,7 @@ static void check_dev(struct import_sink *sink, const struct table *t, size_t k,
 				  "runs, %.10Lg (%s); not the sample SD, %s", name, d, c->value, s->n,
 				  s->sd_population, match_words(mp), sample);
 	else {
-		*failed = true;
+		import_sink_check_failed(sink);
 		import_sink_check(sink, at, "Dev. %s = %.*f: NEITHER the sample SD, %s, nor the "
 				  "population SD, %.10Lg, of %zu runs (to %d decimals, rounded or "
 				  "truncated)", name, d, c->value, sample, s->sd_population, s->n, d);
@@ -501,7 +501,6 @@ static void check_table(struct import_sink *sink, const struct table *t,
 			const struct xfer_import_opts *opts)
 {
 	for (size_t k = 0; k < t->ncols; k++) {
-		bool failed = false;
 		bool has_avg = t->have_avg && t->avg[k].present;
 		bool has_dev = t->have_dev && t->dev[k].present;
 		if (t->cols[k].kind == COL_SIZE || (!has_avg && !has_dev))
@@ -515,11 +514,9 @@ static void check_table(struct import_sink *sink, const struct table *t,
 		if (has_dev && t->dev[k].decimals < 0)
 			has_dev = false;
 		if (has_avg)
-			check_avg(sink, t, k, &s, &failed);
+			check_avg(sink, t, k, &s);
 		if (has_dev)
-			check_dev(sink, t, k, &s, &failed);
-		if (failed)
-			import_sink_check_failed(sink);
+			check_dev(sink, t, k, &s);
 	}
 }
 
@@ -717,6 +714,7 @@ bool import_table_doc(struct import_sink *sink, const char *data, size_t len,
 		struct import_pos at = { lineno, cursor_skip_blanks(&b) + 1 };
 		if (cursor_at_end(&b)) {
 			import_sink_blank(sink);
+			have_prev = false;      /* a header row sits right above the column names */
 			continue;
 		}
 		if (rule_line(line)) {

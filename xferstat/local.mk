@@ -45,6 +45,7 @@ EXTRA_DIST += tests/fixtures/xferstat
 # Script tests (real tools and servers on loopback / own namespaces).
 XFERSTAT_SCRIPT_TESTS = \
 	tests/xferstat-cli.sh \
+	tests/xferstat-import-table.sh \
 	tests/xferstat-import-live.sh \
 	tests/xferstat-run-vsftpd.sh \
 	tests/xferstat-run-errors.sh \
