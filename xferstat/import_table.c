@@ -409,8 +409,9 @@ static int shows_as(long double x, double p, int d)
 	int m = 0;
 	if (fabsl(x - pl) <= u / 2 + slack)
 		m |= MATCH_ROUNDED;
-	/* Truncation toward zero: p <= x < p + u for positive values. */
-	if (pl >= 0 ? (x >= pl - slack && x < pl + u + slack) : (x <= pl + slack && x > pl - u - slack))
+	/* Truncation toward zero: p <= x < p + u for positive values (x at
+	 * p + u itself, within the slack, shows as p + u). */
+	if (pl >= 0 ? (x >= pl - slack && x < pl + u - slack) : (x <= pl + slack && x > pl - u + slack))
 		m |= MATCH_TRUNCATED;
 	return m;
 }

@@ -710,6 +710,15 @@ static void test_table(void **state)
 	assert_non_null(strstr(check_at(&o, "one:5:"), "the sample SD (divisor n-1) of 2 runs, "
 						    "7.353910524 (rounded or truncated alike)"));
 	done(&o);
+	/* An SD on a boundary: 7.30 7.40 7.35 s have a sample SD of exactly
+	 * 0.05 (statistics.stdev), which truncates to 0.05, not to 0.04; the
+	 * population SD is 0.0408248. */
+	const char *edge = "Run  Time (s)\n1  7.30\n2  7.40\n3  7.35\nDev.  0.04\n";
+	import_text(&o, "edge", edge, strlen(edge), XFER_FORMAT_TABLE, false, 10);
+	assert_non_null(strstr(check_at(&o, "edge:5:7:"), "the population SD (divisor n) of 3 runs, "
+						       "0.04082482905 (rounded or truncated alike); "
+						       "not the sample SD, 0.05"));
+	done(&o);
 	/* Cells that do not line up, a row of words, more cells than columns. */
 	const char *bad = "Run Time (s)\n1 2 3\n2 x\n";
 	import_text(&o, "bad", bad, strlen(bad), XFER_FORMAT_TABLE, false, 10);
