@@ -120,6 +120,18 @@ void import_sink_error(struct import_sink *sink, const char *fmt, ...)
 	sink->failed = true;
 }
 
+void import_sink_error_at(struct import_sink *sink, struct import_pos at, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(sink->err->msg, sizeof(sink->err->msg), "%s:%zu:%zu: %s", sink->name, at.line,
+		 at.col, msg);
+	sink->failed = true;
+}
+
 const char *import_sink_label(const struct import_sink *sink)
 {
 	return sink->label;
@@ -535,8 +547,9 @@ static void parse_line(struct import_sink *sink, struct cursor line, size_t line
 			log_msg(sink->log, LOG_LEVEL_WARNING, "%s:%zu:%zu: %s record cut or changed (%s)",
 				sink->name, lineno, b->at[i].col, sink->fmt->name, b->at[i].why);
 		if (b->n > kept)
-			log_msg(sink->log, LOG_LEVEL_WARNING, "%s:%zu: %zu more records cut or changed",
-				sink->name, lineno, b->n - kept);
+			log_msg(sink->log, LOG_LEVEL_WARNING,
+				"%s:%zu:%zu: and %zu more records cut or changed after this one",
+				sink->name, lineno, b->at[kept - 1].col, b->n - kept);
 		sink->st->broken += b->n;
 		return;
 	}

@@ -62,6 +62,9 @@ void import_sink_unrecognised(struct import_sink *sink, struct import_pos at, co
 			      const struct cursor *text);
 void import_sink_error(struct import_sink *sink, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same, naming the place: "FILE:LINE:COL: ...". */
+void import_sink_error_at(struct import_sink *sink, struct import_pos at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Ends the current session of the tool (iperf3: a test with its
  * intervals); the next run starts the next one. */
 void import_sink_session_break(struct import_sink *sink);

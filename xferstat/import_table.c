@@ -282,8 +282,10 @@ static bool read_cell(const struct token *t, struct cell *out)
 	uint8_t ch;
 	/* xferstat marks outliers with a "*". */
 	struct cursor last = c;
-	if (n > 1 && cursor_skip(&last, n - 1) && cursor_peek_u8(&last, &ch) && ch == '*')
-		cursor_sub(&c, n - 1, &c);
+	if (n > 1 && cursor_skip(&last, n - 1) && cursor_peek_u8(&last, &ch) && ch == '*') {
+		struct cursor whole = c;
+		cursor_sub(&whole, n - 1, &c);
+	}
 	struct cursor num = c;
 	double v;
 	if (!cursor_parse_double(&num, &v) || !cursor_at_end(&num) || !isfinite(v))
@@ -544,7 +546,7 @@ static bool add_row(struct table *t, size_t lineno, struct cell **row)
 
 /* The runs of one row, a run per condition with a time or a rate. */
 static bool row_runs(struct import_sink *sink, const struct table *t, const struct cell *row,
-		     size_t lineno, const struct xfer_import_opts *opts, bool *no_size)
+		     size_t lineno, const struct xfer_import_opts *opts, struct import_pos *no_size)
 {
 	for (size_t c = 0; c < t->nconds; c++) {
 		const struct cell *time = NULL, *rate = NULL, *size = NULL;
@@ -570,7 +572,8 @@ static bool row_runs(struct import_sink *sink, const struct table *t, const stru
 			continue;
 		}
 		if (bytes == 0) {
-			*no_size = true;
+			if (no_size->line == 0)
+				*no_size = at;
 			continue;
 		}
 		double seconds = time ? time->value * tc->unit : 0;
@@ -603,15 +606,15 @@ static bool condition_names(struct import_sink *sink, struct table *t, const str
 			    const struct xfer_import_opts *opts)
 {
 	if (opts->label && t->nconds > 1) {
-		import_sink_error(sink, "%zu:%zu: --label names one condition; this table has %zu, "
-				  "named by its header row", at.line, at.col, t->nconds);
+		import_sink_error_at(sink, at, "--label names one condition; this table has %zu, "
+				     "named by its header row", t->nconds);
 		return false;
 	}
 	if (opts->label || (!head && t->nconds == 1))
 		return true;
 	if (!head) {
-		import_sink_error(sink, "%zu:%zu: a table of %zu conditions needs a header row "
-				  "naming them above its column names", at.line, at.col, t->nconds);
+		import_sink_error_at(sink, at, "a table of %zu conditions needs a header row "
+				     "naming them right above its column names", t->nconds);
 		return false;
 	}
 	t->nnames = tokens(*head, true, t->names, TABLE_MAX_COLS);
@@ -620,9 +623,9 @@ static bool condition_names(struct import_sink *sink, struct table *t, const str
 	if (t->nnames != t->nconds) {
 		if (t->nconds == 1)
 			return true;    /* a caption, not a header: the file's name labels it */
-		import_sink_error(sink, "%zu:1: the header row does not name the %zu conditions "
-				  "of %zu columns each found on line %zu", head_line, t->nconds,
-				  t->group, at.line);
+		import_sink_error_at(sink, (struct import_pos){ head_line, 1 },
+				     "the header row does not name the %zu conditions of %zu columns "
+				     "each found on line %zu", t->nconds, t->group, at.line);
 		return false;
 	}
 	t->have_names = true;
@@ -632,7 +635,7 @@ static bool condition_names(struct import_sink *sink, struct table *t, const str
 /* A line starting with a run number ("1", "1.", "1:"), an Avg. or a
  * Dev. row; false for anything else. */
 static bool table_row(struct import_sink *sink, struct table *t, struct cursor line,
-		      size_t lineno, const struct xfer_import_opts *opts, bool *no_size)
+		      size_t lineno, const struct xfer_import_opts *opts, struct import_pos *no_size)
 {
 	struct token tok[TABLE_MAX_COLS + 2];
 	size_t n = tokens(line, false, tok, sizeof(tok) / sizeof(tok[0]));
@@ -702,7 +705,8 @@ bool import_table_doc(struct import_sink *sink, const char *data, size_t len,
 	struct cursor c, line, prev;
 	size_t lineno = 0, prev_lineno = 0;
 	enum table_state state = BEFORE;
-	bool no_size = false, have_prev = false;
+	struct import_pos no_size = { 0, 0 };
+	bool have_prev = false;
 	if (!t) {
 		import_sink_error(sink, "out of memory");
 		return false;
@@ -747,9 +751,9 @@ bool import_table_doc(struct import_sink *sink, const char *data, size_t len,
 		import_sink_error(sink, "no table found: no row names Time or Rate columns "
 				  "(e.g. \"Run  Time (s)  Rate (KiB/s)\")");
 	check_table(sink, t, opts);
-	if (no_size)
-		import_sink_error(sink, "the table gives no size of the runs: give --size BYTES "
-				  "(or a Size column)");
+	if (no_size.line)
+		import_sink_error_at(sink, no_size, "the table gives no size of the runs: give "
+				     "--size BYTES (or a Size column)");
 	free(t->cells);
 	free(t->row_line);
 	free(t);

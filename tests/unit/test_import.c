@@ -694,7 +694,7 @@ static void test_table(void **state)
 	/* --label cannot name two conditions. */
 	import_labelled(&o, "t", table_text, XFER_FORMAT_TABLE, false, 102400, "X");
 	assert_false(o.ok);
-	assert_non_null(strstr(o.err.msg, "t: 4:1: --label names one condition"));
+	assert_non_null(strstr(o.err.msg, "t:4:1: --label names one condition"));
 	done(&o);
 	/* One condition without a header: a Size column, the file's name. */
 	const char *one = "No.  Size (KiB)  Time (s)\n1.   100  10.1\n2.   200  20.5\n"
