@@ -32,7 +32,8 @@ static void usage(FILE *out)
 	      "                   a record or session is cut short, or a table's Avg. or\n"
 	      "                   Dev. cell matches none of the statistics of its runs\n"
 	      "  -o, --output F   result file (written atomically); \"-\" is standard output\n"
-	      "  -v, --verbose    also report lines that carry no run; -q: errors only\n",
+	      "  -v, --verbose    also report lines that carry no run; twice: each run found\n"
+	      "                   (FILE:LINE:COLUMN); -q: errors only\n",
 	      out);
 }
 
