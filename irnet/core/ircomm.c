@@ -118,6 +118,14 @@ static struct ircomm *conn_alloc(const struct ircomm_config *cfg, ircomm_event_f
 
 static void server_lost_conn(struct ircomm_server *s);
 
+/* Raw: what lmp_conn dropped for want of a reader (IrLMP cannot stop
+ * the peer), read while the connection is there. */
+static void note_drops(struct ircomm *c)
+{
+	if (c->lc)
+		c->stats.rx_dropped = lmp_get_stats(c->lc)->rx_dropped;
+}
+
 /* Drops every tie to the layers below (no event). */
 static void detach(struct ircomm *c)
 {
@@ -130,6 +138,7 @@ static void detach(struct ircomm *c)
 		c->t = NULL;
 	}
 	if (c->lc) {
+		note_drops(c);
 		lmp_disconnect(c->lc);
 		c->lc = NULL;
 	}
@@ -516,6 +525,7 @@ static void conn_lmp_event(struct ircomm *c, const struct lmp_event *ev)
 		on_link_writable(c);
 		break;
 	case LMP_EV_DISCONNECTED:
+		note_drops(c);
 		c->lc = NULL;  /* lmp_conn frees it after we return */
 		finish(c, 0, ev->reason, "IrLMP disconnected");
 		break;
@@ -986,7 +996,11 @@ uint8_t ircomm_service_type(const struct ircomm *c) { return c->service; }
 const struct ircomm_params *ircomm_peer_params(const struct ircomm *c) { return &c->peer; }
 uint8_t ircomm_peer_lines(const struct ircomm *c) { return c->dce; }
 uint8_t ircomm_local_lines(const struct ircomm *c) { return c->dte; }
-const struct ircomm_stats *ircomm_get_stats(const struct ircomm *c) { return &c->stats; }
+const struct ircomm_stats *ircomm_get_stats(struct ircomm *c)
+{
+	note_drops(c);
+	return &c->stats;
+}
 
 size_t ircomm_max_write(const struct ircomm *c)
 {

@@ -205,7 +205,9 @@ struct ircomm_stats {
 	uint64_t bad_control;    /* truncated control lists dropped */
 	uint64_t ignored_items;  /* unknown PI, PL mismatch, out of place */
 	uint64_t polls_answered;
+	uint64_t rx_dropped;     /* 3-wire raw: LM-PDUs dropped, the reader was behind */
 };
-const struct ircomm_stats *ircomm_get_stats(const struct ircomm *c);
+/* (refreshes rx_dropped from the IrLMP connection below) */
+const struct ircomm_stats *ircomm_get_stats(struct ircomm *c);
 
 #endif

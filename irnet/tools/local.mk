@@ -65,6 +65,8 @@ SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
 TESTS += tests/irdad-lmp.sh
 EXTRA_DIST += tests/irdad_lmp_test.py
 SANITIZER_TESTS += tests/irdad-lmp.sh
+# IrCOMM 3-wire raw pty to pty between two daemons, and the 9-wire fallback.
+TESTS += tests/irdad-ircomm-raw.sh
 
 # irdactl: irdad's state through its API; only the client library.
 bin_PROGRAMS += irnet/tools/irdactl
