@@ -27,7 +27,7 @@ grep -q 'ircomm raw: connected to 0x[0-9a-f]*, 3-wire raw' "$tmp/irdad-alpha.err
 	grep -q 'ircomm printer: connected to 0x[0-9a-f]*, 3-wire raw' "$tmp/irdad-beta.err" ||
 	fail "the daemons did not log a 3-wire raw connection"
 echo "ok: both daemons connected 3-wire raw"
-grep -q 'ircomm phone: peer.s data rate' "$tmp/irdad-beta.err" &&
+grep -q 'ircomm printer: peer.s data rate' "$tmp/irdad-beta.err" &&
 	fail "a setting crossed a raw connection (it has no control channel)"
 kill -TERM $pa
 wait $pa || fail "alpha exited $? on SIGTERM"
