@@ -453,9 +453,10 @@ static void free_endpoints(struct irdad *d)
 		struct ircomm_pty_stats st;
 		ircomm_pty_get_stats(d->ircomm[i], &st);
 		log_msg(&d->h.log, LOG_LEVEL_INFO,
-			"[ircomm %s]: %llu connections, %llu bytes to the peer, %llu from it",
+			"[ircomm %s]: %llu connections, %llu bytes to the peer, %llu from it, %llu LM-PDUs dropped (3-wire raw, not read)",
 			ircomm_pty_name(d->ircomm[i]), (unsigned long long)st.connects,
-			(unsigned long long)st.bytes_to_peer, (unsigned long long)st.bytes_from_peer);
+			(unsigned long long)st.bytes_to_peer, (unsigned long long)st.bytes_from_peer,
+			(unsigned long long)st.rx_dropped);
 		ircomm_pty_free(d->ircomm[i]);
 	}
 	d->nircomm = 0;
