@@ -4,7 +4,8 @@
 VM_TESTS = \
 	tests/vm/smoke-uml-pppd.sh \
 	tests/vm/smoke-qemu-threadirqs.sh \
-	tests/vm/uml-irdad-pppd.sh
+	tests/vm/uml-irdad-pppd.sh \
+	tests/vm/uml-plugin-irnet.sh
 TESTS += $(VM_TESTS)
 # Files, not the directory: a directory would also pull the build tree's
 # test logs into the tarball.
@@ -13,4 +14,5 @@ EXTRA_DIST += \
 	tests/vm/uml-run.sh tests/vm/uml-init.sh \
 	tests/vm/qemu-run.sh tests/vm/qemu-init.sh \
 	tests/vm/guest/pppd-pair.sh tests/vm/guest/threadirqs.sh \
-	tests/vm/guest/irdad-pppd.sh tests/vm/guest/ppp-lib.sh
+	tests/vm/guest/irdad-pppd.sh tests/vm/guest/ppp-lib.sh \
+	tests/vm/guest/plugin-irnet.sh
