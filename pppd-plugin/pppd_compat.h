@@ -31,6 +31,8 @@
 #pragma GCC diagnostic pop
 
 #define IRNET_PPPD_VERSION PPPD_VERSION
+#include <sys/param.h> /* MAXPATHLEN, which 2.4's pppd.h brought */
+#define option_error ppp_option_error
 
 /* Private in 2.5 (pppd-private.h), exported by the binary. */
 extern char *connect_script, *disconnect_script, *initializer;
