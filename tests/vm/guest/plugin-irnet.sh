@@ -109,7 +109,8 @@ sleep 1
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
 timeout 40 ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w1-a" irnet-name beta \
-	irnet-nickname alpha ${A_HELPER:+irnet-helper $A_HELPER} ${A_EXTRA:-} $COMMON "$A_IP:$B_IP" ipparam A updetach logfile "$TMPDIR/A.log" \
+	irnet-nickname alpha irnet-pcap "$TMPDIR/a.pcap" ${A_EXTRA:-} $COMMON "$A_IP:$B_IP" \
+	ipparam A updetach logfile "$TMPDIR/A.log" \
 	>/dev/null 2>&1 || fail "caller pppd did not bring IPCP up over IrNET (status $?)"
 echo "IPCP up over irnet.so after $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"
 a_pid=$(pgrep -f "ipparam A" | head -1)
@@ -158,6 +159,14 @@ t0=$(date +%s.%N)
 wait_cmd 10 no_process 'ipparam A' || fail "caller pppd did not end on SIGTERM"
 echo "ok: the caller's pppd ended $(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s after SIGTERM"
 no_helper_left "IrNET session"
+# The frames against the kernel's IrNET (the reference capture).
+tests=$(cd "$(dirname "$0")/../.." && pwd)
+if command -v tshark >/dev/null; then
+	python3 "$tests/irnet_capture_compare.py" "$tests/fixtures/linux-irnet-session.pcap" \
+		"$TMPDIR/a.pcap" || fail "our IrNET session's frames differ from the kernel's"
+else
+	echo "note: tshark is not installed: the capture was not compared"
+fi
 echo "--- A.log"
 cat "$TMPDIR/A.log"
 
