@@ -20,3 +20,9 @@ tests_unit_test_irnet_helper_SOURCES = tests/unit/test_irnet_helper.c \
 tests_unit_test_irnet_helper_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/pppd-plugin
 tests_unit_test_irnet_helper_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irnet_helper_LDADD = common/libcommon.la $(UNIT_LIBS)
+
+dist_man_MANS += man/irnet.8
+# The example options file (irnet(8), FILES).
+pppconfdir = $(sysconfdir)/ppp
+dist_pppconf_DATA = pppd-plugin/options.irnet
+EXTRA_DIST += tests/irnet_capture_compare.py
