@@ -24,3 +24,8 @@ clean-local: clean-local-pppd25
 clean-local-pppd25:
 	rm -rf ppp-2.5.2 ppp-2.5.2-stage build-pppd25 ppp-2.5.2-build.log
 .PHONY: clean-local-pppd25
+
+# `make bench`: PPP over irnet.so against PPP on the raw line (UML).
+BENCHMARKS += tests/vm/uml-plugin-bench.sh
+bench: pppd-plugin/irnet.la irnet/tools/irdad irnet/tools/irwire
+EXTRA_DIST += tests/vm/uml-plugin-bench.sh tests/vm/guest/plugin-bench.sh
