@@ -205,4 +205,52 @@ pkill -f "ipparam A2" || true
 pkill -f "ipparam B3" || true
 wait_cmd 10 no_process 'ipparam [AB][23]' || fail "pppd did not end on SIGTERM"
 no_helper_left "link break"
+
+# ---- 4. IrCOMM dial-up -----------------------------------------------------
+# A phone: an irdad with a listening IrCOMM pty, behind which a modem
+# emulator answers AT, ATZ and ATD*99# and then runs the phone's pppd.
+# The caller's chat script dials through irnet.so in IrCOMM mode.
+if "$IRDAD" --help 2>&1 | grep -q -- '--service'; then
+	start_wire w3
+	cat >"$TMPDIR/phone.conf" <<CONF
+device $TMPDIR/w3-b
+nickname phone
+lock-dir none
+socket $TMPDIR/phone.sock
+[ircomm modem]
+role listen
+pty $TMPDIR/phone-tty
+CONF
+	"$IRDAD" -c "$TMPDIR/phone.conf" --log stderr -v 2>"$TMPDIR/phone-irdad.err" &
+	phone_irdad=$!
+	wait_for 5 -e "$TMPDIR/phone-tty" || fail "the phone's irdad made no IrCOMM pty"
+	# shellcheck disable=SC2086
+	ip netns exec B python3 "$tests/phone_emu.py" "$TMPDIR/phone-tty" "$TMPDIR/phone-at.log" \
+		--connect "$PPPD" "{tty}" 115200 $COMMON "$B_IP:$A_IP" ipparam P \
+		logfile "$TMPDIR/P.log" >/dev/null 2>&1 &
+	sleep 0.5
+	# shellcheck disable=SC2086
+	timeout 60 ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w3-a" irnet-mode ircomm \
+		irnet-name phone connect "chat -v '' AT OK ATZ OK ATD*99# CONNECT" \
+		$COMMON "$A_IP:$B_IP" ipparam C updetach logfile "$TMPDIR/C.log" >/dev/null 2>&1 ||
+		fail "PPP over IrCOMM did not come up (status $?)"
+	grep -q 'irnet: IrCOMM link up with 0x[0-9a-f]\{8\} "phone"' "$TMPDIR/C.log" ||
+		fail "the IrCOMM caller logged no link-up line"
+	grep -q "Connect script\|connect script done" "$TMPDIR/C.log" || fail "the chat script did not run"
+	wait_for 5 -f "$TMPDIR/ipup-C" || fail "ip-up did not run for IrCOMM"
+	grep -qx 'IRDA_MODE=ircomm' "$TMPDIR/ipup-C" || fail "IRDA_MODE in ip-up is not ircomm"
+	grep -q '^ATD\*99#' "$TMPDIR/phone-at.log" || fail "the phone was not dialled"
+	echo "ok: the phone got: $(tr '\n' ' ' <"$TMPDIR/phone-at.log")"
+	ip netns exec A busybox ping -c 3 -W 3 "$B_IP" || fail "ping over IrCOMM failed"
+	echo "ok: PPP dial-up over IrCOMM: chat dialled, IPCP up, ping works"
+	pkill -f "ipparam C" || true
+	wait_cmd 10 no_process 'ipparam C' || fail "the IrCOMM caller did not end on SIGTERM"
+	# The caller's hangup drops the line: the phone's pppd hears it.
+	wait_cmd 20 no_process 'ipparam P' || fail "the phone's pppd did not see the hangup"
+	echo "ok: the phone's pppd ended: $(grep -m1 'Modem hangup\|Terminat\|Connection terminated' "$TMPDIR/P.log")"
+	no_helper_left "IrCOMM dial-up"
+	kill "$phone_irdad"
+else
+	echo "note: this irdad has no IrCOMM --stdio mode: the dial-up part was not run"
+fi
 echo PASS
