@@ -170,6 +170,29 @@ fi
 echo "--- A.log"
 cat "$TMPDIR/A.log"
 
+# ---- 2b. demand --------------------------------------------------------------
+# pppd with demand: ppp0 exists before any link; a ping dials, 4 s of
+# idleness hangs up, the next ping dials again.  The listener persists.
+# shellcheck disable=SC2086
+ip netns exec B "$PPPD" $IRNET irnet-device "$TMPDIR/w1-b" irnet-listen irnet-nickname beta \
+	persist holdoff 0 $COMMON "$B_IP:$A_IP" ipparam D1 logfile "$TMPDIR/D1.log" >/dev/null 2>&1 &
+# shellcheck disable=SC2086
+ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w1-a" irnet-name beta demand idle 4 \
+	holdoff 0 $COMMON "$A_IP:$B_IP" ipparam D2 logfile "$TMPDIR/D2.log" >/dev/null 2>&1 &
+wait_cmd 10 ip -n A -4 -o addr show dev ppp0 >/dev/null 2>&1 || fail "demand: no ppp0 before the link"
+no_process "irdad --stdio --device $TMPDIR/w1-a" || fail "demand: a helper runs before any traffic"
+ip netns exec A busybox ping -c 1 -W 15 "$B_IP" >/dev/null || true   # dials; may be lost
+ip netns exec A busybox ping -c 2 -W 5 "$B_IP" >/dev/null || fail "demand: the first ping did not dial"
+wait_cmd 15 grep -q 'lack of activity' "$TMPDIR/D2.log" || fail "demand: idle 4 did not hang up"
+wait_cmd 10 no_process "irdad --stdio --device $TMPDIR/w1-a" || fail "demand: the helper stayed after idle"
+ip netns exec A busybox ping -c 1 -W 15 "$B_IP" >/dev/null || true
+ip netns exec A busybox ping -c 2 -W 5 "$B_IP" >/dev/null || fail "demand: the link did not come back on traffic"
+[ "$(grep -c 'irnet: IrNET link up' "$TMPDIR/D2.log")" -ge 2 ] || fail "demand: expected two link-ups"
+echo "ok: demand: dialled on traffic, hung up when idle, dialled again"
+pkill -f 'ipparam D[12]' || true
+wait_cmd 10 no_process 'ipparam D[12]' || fail "demand: pppd did not end on SIGTERM"
+no_helper_left "demand"
+
 # ---- 3. link break ---------------------------------------------------------
 # No LCP echo: IrLAP, not pppd, must notice the break.
 NOECHO="lcp-echo-interval 0"
