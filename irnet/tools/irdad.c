@@ -21,6 +21,7 @@
 #include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@
 #define OPT_LISTEN 0x303
 #define OPT_PEER 0x304
 #define OPT_STATUS_FD 0x305
+#define OPT_CONNECT_TIMEOUT 0x306
 
 struct irdad {
 	struct irdad_config cfg;
@@ -62,6 +64,7 @@ struct irdad {
 	bool stdio, stdio_listen;
 	struct irdad_endpoint stdio_ep;
 	int status_fd;
+	unsigned connect_timeout_s; /* 0: the endpoint's default */
 	bool stdio_was_up;
 	/* the [irnet] endpoints (and the --stdio one), the [ircomm] ones */
 	struct irnet_ep *irnet[IRDAD_ENDPOINTS_MAX];
@@ -91,7 +94,7 @@ static void usage(FILE *f)
 	fputs("usage: irdad [-c FILE] [-D DEVICE] [--KEY VALUE ...] [--no-seccomp] [-v]\n"
 	      "       irdad --check [-c FILE] [options]\n"
 	      "       irdad --stdio -D DEVICE [--listen] [--peer NICKNAME|0xADDRESS]\n"
-	      "             [--status-fd N] [options]\n"
+	      "             [--status-fd N] [--connect-timeout S] [options]\n"
 	      "The IrDA daemon of one serial port: runs the stack and serves the local API.\n"
 	      "  -c, --config FILE     irdad.conf(5); default /etc/irnet/PORT.conf, else\n"
 	      "                        /etc/irnet/irdad.conf, else none\n"
@@ -103,6 +106,8 @@ static void usage(FILE *f)
 	      "  --peer PEER           --stdio: call this nickname or 0xADDRESS (default: the\n"
 	      "                        first station offering IrNET)\n"
 	      "  --status-fd N         --stdio: status lines (up, failed, down) on descriptor N\n"
+	      "  --connect-timeout S   --stdio, calling: keep looking for the peer for S\n"
+	      "                        seconds, then fail (default 20, 3 discoveries)\n"
 	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  -v, --verbose         log-level info (twice: debug)\n"
 	      "Every key of irdad.conf(5) is also an option that overrides the file:\n"
@@ -155,6 +160,7 @@ static void build_options(struct option *lo)
 	lo[n++] = (struct option){ "listen", no_argument, NULL, OPT_LISTEN };
 	lo[n++] = (struct option){ "peer", required_argument, NULL, OPT_PEER };
 	lo[n++] = (struct option){ "status-fd", required_argument, NULL, OPT_STATUS_FD };
+	lo[n++] = (struct option){ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT };
 	lo[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
@@ -211,6 +217,20 @@ static int parse_fd(const char *arg, int *fd)
 	return 0;
 }
 
+static int parse_timeout(const char *arg, unsigned *seconds)
+{
+	struct cursor c;
+	uint64_t v;
+
+	cursor_init(&c, arg, strlen(arg));
+	if (!cursor_parse_u64(&c, &v) || !cursor_at_end(&c) || v < 1 || v > 3600) {
+		fprintf(stderr, "irdad: --connect-timeout %s: seconds from 1 to 3600\n", arg);
+		return -1;
+	}
+	*seconds = (unsigned)v;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct irdad *d)
 {
 	struct option lo[IRDAD_KEY_COUNT + 10];
@@ -237,6 +257,7 @@ static int parse(int argc, char **argv, struct irdad *d)
 			case OPT_LISTEN: d->stdio_listen = true; break;
 			case OPT_PEER: rc = parse_peer(optarg, &d->stdio_ep.peer); break;
 			case OPT_STATUS_FD: rc = parse_fd(optarg, &d->status_fd); break;
+			case OPT_CONNECT_TIMEOUT: rc = parse_timeout(optarg, &d->connect_timeout_s); break;
 			case 'v': d->verbose++; break;
 			case 'h': usage(stdout); exit(0);
 			default:
@@ -251,9 +272,10 @@ static int parse(int argc, char **argv, struct irdad *d)
 		fprintf(stderr, "irdad: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (!d->stdio && (d->stdio_listen ||
-			  d->stdio_ep.peer.kind != IRDAD_PEER_ANY || d->status_fd >= 0)) {
-		fprintf(stderr, "irdad: --listen, --peer and --status-fd go with --stdio\n");
+	if (!d->stdio && (d->stdio_listen || d->stdio_ep.peer.kind != IRDAD_PEER_ANY ||
+			  d->status_fd >= 0 || d->connect_timeout_s)) {
+		fprintf(stderr, "irdad: --listen, --peer, --status-fd and --connect-timeout go "
+				"with --stdio\n");
 		return -1;
 	}
 	d->stdio_ep.role = d->stdio_listen ? IRDAD_ROLE_LISTEN : IRDAD_ROLE_CALL;
@@ -393,6 +415,15 @@ static int open_stdio(struct irdad *d)
 	d->nirnet = 1;
 	irnet_ep_set_status_fd(d->irnet[0], d->status_fd);
 	irnet_ep_set_ended(d->irnet[0], on_stdio_ended, d);
+	if (d->connect_timeout_s) {
+		/* The caller's bound (the pppd plugin's irnet-discovery-timeout):
+		 * discover again and again until it runs out. */
+		struct irnet_ep_timing tm;
+		irnet_ep_timing_defaults(&tm);
+		tm.attempt_us = (uint64_t)d->connect_timeout_s * 1000000u;
+		tm.discoveries = UINT_MAX;
+		irnet_ep_set_timing(d->irnet[0], &tm);
+	}
 	return 0;
 }
 
@@ -453,9 +484,10 @@ static void free_endpoints(struct irdad *d)
 		struct ircomm_pty_stats st;
 		ircomm_pty_get_stats(d->ircomm[i], &st);
 		log_msg(&d->h.log, LOG_LEVEL_INFO,
-			"[ircomm %s]: %llu connections, %llu bytes to the peer, %llu from it",
+			"[ircomm %s]: %llu connections, %llu bytes to the peer, %llu from it, %llu LM-PDUs dropped (3-wire raw, not read)",
 			ircomm_pty_name(d->ircomm[i]), (unsigned long long)st.connects,
-			(unsigned long long)st.bytes_to_peer, (unsigned long long)st.bytes_from_peer);
+			(unsigned long long)st.bytes_to_peer, (unsigned long long)st.bytes_from_peer,
+			(unsigned long long)st.rx_dropped);
 		ircomm_pty_free(d->ircomm[i]);
 	}
 	d->nircomm = 0;
