@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -636,13 +638,28 @@ static int forkdup(unsigned int daddr)
 		die("dup");
 	close(fd);
 	check(write(d, "dup", 3) == 3, "write on the duplicate");
+	/* select, then epoll, on the descriptor: no interposition needed */
+	fd_set rd;
+	FD_ZERO(&rd);
+	FD_SET(d, &rd);
+	struct timeval tv = { .tv_sec = 20 };
+	check(select(d + 1, &rd, NULL, NULL, &tv) == 1 && FD_ISSET(d, &rd), "select sees the echo");
 	read_n(d, b, 3, "the echo on the duplicate");
 	check(memcmp(b, "dup", 3) == 0, "the echo on the duplicate");
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = d }, out;
+	check(ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev) == 0, "epoll_ctl");
+	check(write(d, "epoll", 5) == 5, "write");
+	check(epoll_wait(ep, &out, 1, 20000) == 1 && out.data.fd == d, "epoll sees the echo");
+	read_n(d, b, 5, "the echo seen by epoll");
+	check(memcmp(b, "epoll", 5) == 0, "the echo seen by epoll");
+	close(ep);
 	struct sockaddr_irda peer;
 	socklen_t len = sizeof(peer);
 	check(getpeername(d, (struct sockaddr *)&peer, &len) == 0 && peer.sir_addr == daddr,
 	      "getpeername on the duplicate");
-	printf("ok: dup: the original closed, the duplicate goes on (and is still AF_IRDA)\n");
+	printf("ok: dup: the original closed, the duplicate goes on (and is still AF_IRDA); "
+	       "select and epoll on it\n");
 	close(d);
 	return 0;
 }

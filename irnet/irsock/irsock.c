@@ -497,7 +497,7 @@ EXPORT int socket(int domain, int type, int protocol)
 	if (base == SOCK_DGRAM || (base != SOCK_STREAM && base != SOCK_SEQPACKET)) {
 		sess_finish(s);
 		if (base == SOCK_DGRAM)
-			return unsupported(-1, "socket(SOCK_DGRAM) (comes with irdad's MODE lmp)",
+			return unsupported(-1, "socket(SOCK_DGRAM) (irdad's MODE lmp is not used yet)",
 					   EPROTONOSUPPORT);
 		return unsupported(-1, "socket() of this type", ESOCKTNOSUPPORT);
 	}
