@@ -1,0 +1,31 @@
+#!/bin/sh
+# irdad's ATTACH request (docs/irdad-api.md, "ATTACH: endpoints on your
+# descriptors"), driven by tests/irdad_attach_test.py through the
+# independent client of tests/irdad_client.py: irdad alpha serves its API,
+# beta is irdad --stdio --listen (one per connection) on the other end of
+# irwire.  Refusals (no, one or three descriptors, ircomm, a listener with
+# a peer, a pipe for a channel, a read-only status descriptor, a
+# descriptor with STATUS); "failed no-peer" with TIMEOUT_MS 2000; a pty
+# master calling beta by nickname: "up 0x... "beta"", 20 frames each way,
+# the slave closed -> "down closed", beta sees the disconnect; a stream
+# socket calling any station, then the session closed: beta sees the
+# disconnect, the channel and the status descriptor are closed; the
+# per-session limit (4) and the STATUS counters attach.*.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "${top_srcdir:-.}/tests/station-lib.sh"
+irdad="$abs_top_builddir/irnet/tools/irdad"
+[ -x "$irdad" ] || fail "irdad not built"
+
+start_wire
+start_irdad alpha "$a" -v
+pa=$irdad_pid
+"$PYTHON" "$top_srcdir/tests/irdad_attach_test.py" "$irdad" "$tmp/alpha.sock" "$b" "$tmp" \
+	>"$tmp/attach.out" 2>"$tmp/attach.err" || fail "ATTACH"
+cat "$tmp/attach.out"
+kill -TERM $pa
+wait $pa; ra=$?
+lpid=
+[ $ra -eq 0 ] || fail "alpha exited $ra on SIGTERM"
+grep -q 'endpoint [0-9]* freed' "$tmp/irdad-alpha.err" || fail "alpha did not log the endpoints freed"
+echo "ok: alpha exited 0 on SIGTERM"
+exit 0
