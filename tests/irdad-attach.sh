@@ -10,7 +10,8 @@
 # the slave closed -> "down closed", beta sees the disconnect; a stream
 # socket calling any station, then the session closed: beta sees the
 # disconnect, the channel and the status descriptor are closed; the
-# per-session limit (4) and the STATUS counters attach.*.
+# per-session limit (4) and the STATUS counters attach.* (also as
+# irdactl status prints them).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
 irdad="$abs_top_builddir/irnet/tools/irdad"
@@ -22,6 +23,13 @@ pa=$irdad_pid
 "$PYTHON" "$top_srcdir/tests/irdad_attach_test.py" "$irdad" "$tmp/alpha.sock" "$b" "$tmp" \
 	>"$tmp/attach.out" 2>"$tmp/attach.err" || fail "ATTACH"
 cat "$tmp/attach.out"
+# irdactl shows the counters as they come
+"$abs_top_builddir/irnet/tools/irdactl" -s "$tmp/alpha.sock" status >"$tmp/irdactl.out" 2>&1 ||
+	fail "irdactl status"
+grep -Eq '^ +attach\.endpoints +0$' "$tmp/irdactl.out" &&
+	grep -Eq '^ +attach\.total +8$' "$tmp/irdactl.out" ||
+	fail "irdactl status does not show attach.endpoints 0 and attach.total 8"
+echo "ok: irdactl status shows attach.endpoints 0, attach.total 8"
 kill -TERM $pa
 wait $pa; ra=$?
 lpid=
