@@ -10,7 +10,8 @@
 # the slave closed -> "down closed", beta sees the disconnect; a stream
 # socket calling any station, then the session closed: beta sees the
 # disconnect, the channel and the status descriptor are closed; beta's
-# pppd hanging up -> "down closed-by-peer" and the channel closed; the
+# pppd hanging up -> "down closed-by-peer" and the channel closed; a full
+# status pipe: the line dropped and logged, irdad not blocked; the
 # per-session limit (4) and the STATUS counters attach.* (also as
 # irdactl status prints them).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -25,15 +26,16 @@ pa=$irdad_pid
 start_irdad beta "$b" -c "$tmp/b.conf" -v
 pb=$irdad_pid
 "$PYTHON" "$top_srcdir/tests/irdad_attach_test.py" "$tmp/alpha.sock" "$tmp/irnet-b" \
-	"$tmp/irdad-beta.err" >"$tmp/attach.out" 2>"$tmp/attach.err" || fail "ATTACH"
+	"$tmp/irdad-beta.err" "$tmp/irdad-alpha.err" >"$tmp/attach.out" 2>"$tmp/attach.err" ||
+	fail "ATTACH"
 cat "$tmp/attach.out"
 # irdactl shows the counters as they come
 "$abs_top_builddir/irnet/tools/irdactl" -s "$tmp/alpha.sock" status >"$tmp/irdactl.out" 2>&1 ||
 	fail "irdactl status"
 grep -Eq '^ +attach\.endpoints +0$' "$tmp/irdactl.out" &&
-	grep -Eq '^ +attach\.total +8$' "$tmp/irdactl.out" ||
-	fail "irdactl status does not show attach.endpoints 0 and attach.total 8"
-echo "ok: irdactl status shows attach.endpoints 0, attach.total 8"
+	grep -Eq '^ +attach\.total +9$' "$tmp/irdactl.out" ||
+	fail "irdactl status does not show attach.endpoints 0 and attach.total 9"
+echo "ok: irdactl status shows attach.endpoints 0, attach.total 9"
 kill -TERM $pa $pb
 wait $pa; ra=$?
 wait $pb; rb=$?

@@ -1,4 +1,4 @@
-"""tests/irdad_attach_test.py SOCKET B_LINK B_LOG: irdad's ATTACH
+"""tests/irdad_attach_test.py SOCKET B_LINK B_LOG A_LOG: irdad's ATTACH
 request (docs/irdad-api.md, "ATTACH: endpoints on your descriptors"),
 run by tests/irdad-attach.sh.
 
@@ -289,6 +289,47 @@ def run_peer_hangup(sock, beta):
     os.close(st_r)
 
 
+def run_status_full(sock, a_log):
+    """A status reader that does not read must not block irdad."""
+    cl = Client(sock, "no-reader")
+    st_r, st_w = os.pipe()
+    os.set_blocking(st_w, False)
+    filled = 0
+    try:
+        while True:
+            filled += os.write(st_w, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    # (O_NONBLOCK belongs to the open pipe, shared with irdad's copy:
+    # blocking again, so that irdad must set it itself)
+    os.set_blocking(st_w, True)
+    ours, theirs = socket.socketpair()
+    t0 = time.time()
+    attach(cl, [theirs.fileno(), st_w], role="listen")
+    theirs.close()
+    c = cl.counters()
+    check(c.get("attach.endpoints") == 1 and time.time() - t0 < 5,
+          "ATTACH with a full status pipe (%d bytes): answered, and STATUS after it" % filled)
+    check(wait_log(a_log, 'line "listening" dropped', 1, 5),
+          "irdad logged the \"listening\" line it could not write")
+    data = b""
+    os.set_blocking(st_r, False)
+    try:
+        while True:
+            chunk = os.read(st_r, 65536)
+            if not chunk:
+                break
+            data += chunk
+    except BlockingIOError:
+        pass
+    check(data == b"x" * filled, "the pipe holds the filler only: the line was dropped whole")
+    cl.close()
+    check(read_eof(ours.fileno(), 5), "the session closed: the channel closed")
+    ours.close()
+    os.close(st_r)
+    os.close(st_w)
+
+
 def run_limit(sock):
     cl = Client(sock, "greedy")
     held = []
@@ -312,8 +353,8 @@ def run_limit(sock):
           "the session closed: its endpoints are gone")
     check(all(read_eof(o.fileno(), 5) and ln.wait_eof(5) for o, ln in held),
           "and their channels and status descriptors closed")
-    total = wait_counter(sock, "attach.total", 8)
-    check(total == 8, "STATUS: attach.total 8 (%s)" % total)
+    total = wait_counter(sock, "attach.total", 9)
+    check(total == 9, "STATUS: attach.total 9 (%s)" % total)
     for o, ln in held:
         o.close()
         os.close(ln.fd)
@@ -324,12 +365,13 @@ def run_limit(sock):
 
 
 if __name__ == "__main__":
-    sock_path, b_link, b_log = sys.argv[1:4]
+    sock_path, b_link, b_log, a_log = sys.argv[1:5]
     run_refusals(sock_path)
     run_no_peer(sock_path)
     b = Beta(b_link, b_log)
     run_pty(sock_path, b)
     run_session_close(sock_path, b)
     run_peer_hangup(sock_path, b)
+    run_status_full(sock_path, a_log)
     run_limit(sock_path)
     print("all checks passed")
