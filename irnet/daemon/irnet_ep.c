@@ -153,8 +153,12 @@ static void status_line(struct irnet_ep *e, const char *fmt, ...)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			log_msg(e->log, LOG_LEVEL_WARNING, "irnet %s: status descriptor: %s",
-				e->name, w < 0 ? strerror(errno) : "short write");
+			/* a non-blocking status descriptor (ATTACH) whose reader
+			 * does not read: the line is dropped, never waited for */
+			log_msg(e->log, LOG_LEVEL_WARNING,
+				"irnet %s: status descriptor: %s: line \"%.*s\" %s", e->name,
+				w < 0 ? strerror(errno) : "short write", n - 1, line,
+				off ? "cut short" : "dropped");
 			return;
 		}
 		off += (size_t)w;
