@@ -112,7 +112,7 @@ static bool parse_daddr(struct cursor *c, uint32_t *out)
 }
 
 /* A quoted nickname: `"` ... `"`, with \" \\ and \xHH escapes. */
-static bool parse_quoted(struct cursor *c, struct irnet_status *out)
+static bool parse_quoted(struct cursor *c, struct irnet_status_line *out)
 {
 	uint8_t ch;
 	uint64_t hex;
@@ -146,7 +146,7 @@ static bool parse_quoted(struct cursor *c, struct irnet_status *out)
 }
 
 /* ` WORD` to the end: letters, digits and '-'. */
-static bool parse_reason(struct cursor *c, struct irnet_status *out)
+static bool parse_reason(struct cursor *c, struct irnet_status_line *out)
 {
 	struct cursor word;
 	if (!cursor_literal(c, " ") || !cursor_word(c, &word) || !cursor_at_end(c))
@@ -159,7 +159,7 @@ static bool parse_reason(struct cursor *c, struct irnet_status *out)
 	return cursor_to_cstr(&word, out->word, sizeof(out->word));
 }
 
-bool irnet_status_parse(const void *line, size_t len, struct irnet_status *out)
+bool irnet_status_parse(const void *line, size_t len, struct irnet_status_line *out)
 {
 	struct cursor c;
 
@@ -211,7 +211,7 @@ const char *irnet_failure_text(const char *word, enum irnet_exit_class *cls)
 	return "the connection failed for a reason this plugin does not know";
 }
 
-void irnet_printable_name(const struct irnet_status *st, char *buf, size_t cap)
+void irnet_printable_name(const struct irnet_status_line *st, char *buf, size_t cap)
 {
 	size_t n = st->nickname_len < cap - 1 ? st->nickname_len : cap - 1;
 	for (size_t i = 0; i < n; i++) {

@@ -60,21 +60,21 @@ struct irnet_argv {
  * strings do not fit (they were checked, so only with absurd paths). */
 bool irnet_helper_argv(const struct irnet_settings *s, struct irnet_argv *out);
 
-enum irnet_status_kind {
+enum irnet_status_line_kind {
 	IRNET_STATUS_LISTENING,
 	IRNET_STATUS_UP,
 	IRNET_STATUS_FAILED,
 	IRNET_STATUS_DOWN,
 };
-struct irnet_status {
-	enum irnet_status_kind kind;
+struct irnet_status_line {
+	enum irnet_status_line_kind kind;
 	uint32_t daddr;                 /* UP */
 	char nickname[4 * IRNET_NICKNAME_MAX + 1]; /* UP, unescaped, NUL-ended */
 	size_t nickname_len;
 	char word[24];                  /* FAILED, DOWN: the reason word */
 };
 /* One line without its '\n'.  false if it is not a status line. */
-bool irnet_status_parse(const void *line, size_t len, struct irnet_status *out);
+bool irnet_status_parse(const void *line, size_t len, struct irnet_status_line *out);
 
 /* How pppd should end a failed attempt (mapped to EXIT_* by the plugin). */
 enum irnet_exit_class {
@@ -87,6 +87,6 @@ const char *irnet_failure_text(const char *word, enum irnet_exit_class *cls);
 
 /* The nickname as printable text for logs and IRDA_NAME: bytes outside
  * printable ASCII become '?'.  Always NUL-terminates (cap >= 1). */
-void irnet_printable_name(const struct irnet_status *st, char *buf, size_t cap);
+void irnet_printable_name(const struct irnet_status_line *st, char *buf, size_t cap);
 
 #endif

@@ -25,10 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "irnet_client.h"
 #include "irnet_helper.h"
 
 #ifndef IRNET_IRDAD_PATH
@@ -41,6 +43,7 @@ const char pppd_version[] = IRNET_PPPD_VERSION;
 
 static char device[MAXPATHLEN];
 static char *device_value;           /* for pppd's option printer */
+static char *opt_daemon;              /* irnet-daemon: a running irdad's socket */
 static char *opt_dongle, *opt_pcap, *opt_user, *opt_name, *opt_nickname, *opt_helper;
 static int opt_speed, opt_min_turnaround;
 static int opt_discovery_timeout = IRNET_DISCOVERY_TIMEOUT_DEFAULT;
@@ -60,6 +63,23 @@ static int set_device(char **argv)
 	strlcpy(device, argv[0], sizeof(device));
 	device_value = device;
 	irnet_set_devnam(device);
+	if (the_channel != &irnet_channel) {
+		the_channel = &irnet_channel;
+		irnet_set_modem(0);
+	}
+	return 1;
+}
+
+static int set_daemon(char **argv)
+{
+	free(opt_daemon);
+	opt_daemon = strdup(argv[0]);
+	if (!opt_daemon) {
+		option_error("irnet-daemon: out of memory");
+		return 0;
+	}
+	if (!device[0])
+		irnet_set_devnam(opt_daemon);
 	if (the_channel != &irnet_channel) {
 		the_channel = &irnet_channel;
 		irnet_set_modem(0);
@@ -105,6 +125,9 @@ static option_t irnet_options[] = {
 	{ .name = "irnet-device", .type = o_special, .addr = (void *)set_device,
 	  .description = "IrDA port: the serial device of the dongle",
 	  .flags = OPT_DEVNAM | OPT_PRIVFIX | OPT_PRIV | OPT_A2STRVAL, .addr2 = &device_value },
+	{ .name = "irnet-daemon", .type = o_special, .addr = (void *)set_daemon,
+	  .description = "use the irdad serving this control socket",
+	  .flags = OPT_DEVNAM | OPT_PRIVFIX | OPT_PRIV | OPT_A2STRVAL, .addr2 = &opt_daemon },
 	OPT("irnet-dongle", o_string, &opt_dongle, "IrDA dongle type (irdad.conf(5))", OPT_PRIV),
 	OPT_INT("irnet-speed", &opt_speed, "IrDA speed in bit/s", 2400, 4000000),
 	OPT_INT("irnet-min-turnaround", &opt_min_turnaround,
@@ -153,6 +176,7 @@ static struct {
 	int status;             /* read end of the helper's status pipe, -1 */
 	pid_t pid;              /* the helper, 0 when gone */
 	bool locked;            /* we hold the port's UUCP lock */
+	struct irnet_client *daemon; /* the session with a running irdad, or NULL */
 	char linebuf[256];
 	size_t linelen;
 } link_state = { .slave = -1, .status = -1 };
@@ -162,6 +186,7 @@ static void fill_settings(struct irnet_settings *s)
 	*s = (struct irnet_settings){
 		.helper = opt_helper ? opt_helper : IRNET_IRDAD_PATH,
 		.device = device[0] ? device : NULL,
+		.daemon = opt_daemon,
 		.dongle = opt_dongle, .pcap = opt_pcap, .user = opt_user,
 		.nickname = opt_nickname,
 		.speed = (unsigned)opt_speed, .min_turnaround_us = (unsigned)opt_min_turnaround,
@@ -253,7 +278,7 @@ static void close_fd(int *fd)
 
 /* Reads what the helper wrote; *line gets the next whole line, if any.
  * 1 a line, 0 none yet, -1 the pipe closed. */
-static int next_line(struct irnet_status *st, bool *parsed)
+static int next_line(struct irnet_status_line *st, bool *parsed)
 {
 	char *nl;
 
@@ -312,7 +337,7 @@ static void report_helper_exit(const char *helper)
 }
 
 /* Waits for `up` (true) or a failure (false, status set and logged). */
-static bool wait_for_up(const struct irnet_settings *s, struct irnet_status *st)
+static bool wait_for_up(const struct irnet_settings *s, struct irnet_status_line *st)
 {
 	long long deadline = now_ms() + (long long)s->discovery_timeout_s * 1000 + 10000;
 	bool parsed;
@@ -320,7 +345,12 @@ static bool wait_for_up(const struct irnet_settings *s, struct irnet_status *st)
 	for (;;) {
 		int r = next_line(st, &parsed);
 		if (r < 0) {
-			report_helper_exit(s->helper);
+			if (link_state.pid > 0) {
+				report_helper_exit(s->helper);
+			} else {
+				error("irnet: irdad ended the endpoint before the link came up");
+				irnet_set_status(EXIT_CONNECT_FAILED);
+			}
 			return false;
 		}
 		if (r > 0 && parsed) {
@@ -355,7 +385,7 @@ static bool wait_for_up(const struct irnet_settings *s, struct irnet_status *st)
 	}
 }
 
-static void export_peer(const struct irnet_status *st)
+static void export_peer(const struct irnet_status_line *st)
 {
 	char daddr[16], name[4 * IRNET_NICKNAME_MAX + 1], devname[64];
 
@@ -396,24 +426,48 @@ static bool run_scripts(void)
 
 static void irnet_cleanup(void);
 
-static int irnet_connect(void)
+/* The channel: a pty (the slave stays ours for pppd) and the status
+ * pipe (its read end stays ours).  *master and *status_w are for the
+ * endpoint's side.  false: logged, status set. */
+static bool make_channel(int *master, int *status_w, char *slave_name)
 {
-	struct irnet_settings s;
-	struct irnet_argv av;
-	struct irnet_status st;
-	int master = -1, pipefd[2] = { -1, -1 }, errfd = -1;
-	char slave_name[64];
+	int pipefd[2];
 
-	fill_settings(&s);
-	if (!irnet_helper_argv(&s, &av)) {
+	if (!get_pty(master, &link_state.slave, slave_name, 0)) {
+		error("irnet: no pseudo-terminal for the channel: %m");
+		irnet_set_status(EXIT_FATAL_ERROR);
+		return false;
+	}
+	set_up_tty(link_state.slave, 1);
+	if (pipe2(pipefd, O_CLOEXEC) < 0 || fcntl(pipefd[0], F_SETFL, O_NONBLOCK) < 0) {
+		error("irnet: pipe: %m");
+		irnet_set_status(EXIT_FATAL_ERROR);
+		return false;
+	}
+	link_state.status = pipefd[0];
+	link_state.linelen = 0;
+	*status_w = pipefd[1];
+	return true;
+}
+
+/* The port is ours: lock it, check it opens, start irdad --stdio on
+ * the channel. */
+static bool start_helper(const struct irnet_settings *s)
+{
+	struct irnet_argv av;
+	int master = -1, status_w = -1, errfd;
+	char slave_name[64];
+	bool ok = false;
+
+	if (!irnet_helper_argv(s, &av)) {
 		error("irnet: the helper's command line is too long");
 		irnet_set_status(EXIT_OPTION_ERROR);
-		return -1;
+		return false;
 	}
 	if (opt_lock) {
 		if (lock(device) < 0) { /* pppd says who holds it */
 			irnet_set_status(EXIT_LOCK_FAILED);
-			return -1;
+			return false;
 		}
 		link_state.locked = true;
 	}
@@ -421,40 +475,114 @@ static int irnet_connect(void)
 	if (probe < 0) {
 		error("irnet: %s: %m", device);
 		irnet_set_status(EXIT_OPEN_FAILED);
-		goto fail;
+		return false;
 	}
 	close(probe);
-	if (!get_pty(&master, &link_state.slave, slave_name, 0)) {
-		error("irnet: no pseudo-terminal for the channel: %m");
-		irnet_set_status(EXIT_FATAL_ERROR);
-		goto fail;
-	}
-	set_up_tty(link_state.slave, 1);
-	if (pipe2(pipefd, O_CLOEXEC) < 0 || fcntl(pipefd[0], F_SETFL, O_NONBLOCK) < 0) {
-		error("irnet: pipe: %m");
-		irnet_set_status(EXIT_FATAL_ERROR);
-		goto fail;
-	}
-	link_state.status = pipefd[0];
-	link_state.linelen = 0;
+	if (!make_channel(&master, &status_w, slave_name))
+		goto out;
 	errfd = log_to_fd >= 0 ? log_to_fd : open("/dev/null", O_WRONLY | O_CLOEXEC);
 	dbglog("irnet: starting %s for %s on %s", av.argv[0], device, slave_name);
 	pid_t pid = irnet_safe_fork(master, master, errfd);
+	if (pid == 0)
+		exec_helper(&av, status_w);
+	if (errfd != log_to_fd)
+		close(errfd);
 	if (pid < 0) {
 		error("irnet: fork: %m");
 		irnet_set_status(EXIT_FATAL_ERROR);
+		goto out;
+	}
+	link_state.pid = pid;
+	ok = true;
+out:
+	close_fd(&master);
+	close_fd(&status_w);
+	return ok;
+}
+
+/* The control socket of the irdad serving the port, if one is running
+ * (its socket is there): /run/irnet/PORT.sock. */
+static const char *running_daemon(char *buf, size_t cap)
+{
+	struct stat st;
+	const char *base = strrchr(device, '/');
+
+	if (opt_daemon)
+		return opt_daemon;
+	if (!device[0])
+		return NULL;
+	base = base ? base + 1 : device;
+	if ((size_t)snprintf(buf, cap, "%s/%s.sock", IRNET_CLIENT_RUN_DIR, base) >= cap ||
+	    stat(buf, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return NULL;
+	return buf;
+}
+
+/* irdad owns the port: it runs the endpoint on our channel (ATTACH).
+ * 1 attached, 0 no irdad answers there (the caller may own the port
+ * itself), -1 failed (logged, status set). */
+static int attach_to_daemon(const struct irnet_settings *s, const char *socket_path)
+{
+	struct irnet_client *cl;
+	char err[256], slave_name[64];
+	int master = -1, status_w = -1, rc;
+	uint32_t id;
+
+	rc = irnet_client_open(socket_path, "irnet.so", &cl, err, sizeof(err));
+	if (rc < 0) {
+		if (!opt_daemon && (rc == -ECONNREFUSED || rc == -ENOENT))
+			return 0; /* a socket left by an irdad that is gone */
+		error("irnet: irdad at %s: %s", socket_path, err);
+		irnet_set_status(EXIT_OPEN_FAILED);
+		return -1;
+	}
+	link_state.daemon = cl;
+	if (s->mode == IRNET_MODE_IRCOMM) {
+		error("irnet: irdad at %s runs IrNET endpoints for clients, not IrCOMM yet: "
+		      "give irdad an [ircomm] section and use its pty instead", socket_path);
+		irnet_set_status(EXIT_OPEN_FAILED);
+		return -1;
+	}
+	if (!make_channel(&master, &status_w, slave_name))
+		goto fail;
+	struct irnet_attach_req req = {
+		.service = IRDAD_ATTACH_IRNET,
+		.role = s->listen ? IRDAD_ATTACH_LISTEN : IRDAD_ATTACH_CALL,
+		.daddr = s->peer_daddr,
+		.nickname = s->peer_name,
+		.timeout_ms = s->listen ? 0 : s->discovery_timeout_s * 1000u,
+	};
+	rc = irnet_client_attach_endpoint(cl, &req, master, status_w, &id, err, sizeof(err));
+	if (rc < 0) {
+		error("irnet: irdad at %s refused the endpoint: %s", socket_path, err);
+		irnet_set_status(rc == -EINVAL ? EXIT_OPTION_ERROR : EXIT_OPEN_FAILED);
 		goto fail;
 	}
-	if (pid == 0)
-		exec_helper(&av, pipefd[1]);
-	link_state.pid = pid;
-	close(pipefd[1]);
-	pipefd[1] = -1;
-	close(master);
-	master = -1;
-	if (errfd != log_to_fd)
-		close(errfd);
+	info("irnet: irdad at %s serves the link (endpoint %u on %s)", socket_path,
+	     (unsigned)id, slave_name);
+	close_fd(&master);
+	close_fd(&status_w);
+	return 1;
+fail:
+	close_fd(&master);
+	close_fd(&status_w);
+	return -1;
+}
 
+static int irnet_connect(void)
+{
+	struct irnet_settings s;
+	struct irnet_status_line st;
+	char path[128];
+	const char *socket_path;
+	int rc = 0;
+
+	fill_settings(&s);
+	socket_path = running_daemon(path, sizeof(path));
+	if (socket_path)
+		rc = attach_to_daemon(&s, socket_path);
+	if (rc < 0 || (rc == 0 && !start_helper(&s)))
+		goto fail;
 	if (!wait_for_up(&s, &st))
 		goto fail;
 	export_peer(&st);
@@ -463,8 +591,6 @@ static int irnet_connect(void)
 	return link_state.slave;
 
 fail:
-	close_fd(&master);
-	close_fd(&pipefd[1]);
 	irnet_cleanup();
 	return -1;
 }
@@ -472,7 +598,7 @@ fail:
 /* After the link: any last status line says why it ended. */
 static void log_end(void)
 {
-	struct irnet_status st;
+	struct irnet_status_line st;
 	bool parsed;
 
 	if (link_state.status < 0)
@@ -503,6 +629,8 @@ static void irnet_cleanup(void)
 	stop_helper(6000);
 	log_end();
 	close_fd(&link_state.status);
+	irnet_client_close(link_state.daemon);
+	link_state.daemon = NULL;
 	if (link_state.locked) {
 		unlock();
 		link_state.locked = false;
@@ -515,6 +643,8 @@ static void irnet_close(void)
 {
 	close_fd(&link_state.slave);
 	close_fd(&link_state.status);
+	if (link_state.daemon) /* the session's socket, not the session */
+		close(irnet_client_fd(link_state.daemon));
 }
 
 static struct channel irnet_channel = {

@@ -11,8 +11,10 @@ pppd_plugin_irnet_la_SOURCES = pppd-plugin/irnet_plugin.c pppd-plugin/pppd_compa
 	pppd-plugin/irnet_helper.c pppd-plugin/irnet_helper.h
 pppd_plugin_irnet_la_CPPFLAGS = $(AM_CPPFLAGS) $(PPPD_CFLAGS) -DIRNET_PPPD_API=$(PPPD_API) \
 	-DIRNET_IRDAD_PATH='"$(sbindir)/irdad"'
-pppd_plugin_irnet_la_LDFLAGS = -module -avoid-version -shared
-pppd_plugin_irnet_la_LIBADD = common/libcommon.la
+# pppd looks up two symbols; the client library's (with common/) stay inside.
+pppd_plugin_irnet_la_LDFLAGS = -module -avoid-version -shared \
+	-export-symbols-regex '^(plugin_init|pppd_version)$$'
+pppd_plugin_irnet_la_LIBADD = irnet/api/libirnet_client.la
 
 UNIT_TESTS += tests/unit/test_irnet_helper
 tests_unit_test_irnet_helper_SOURCES = tests/unit/test_irnet_helper.c \

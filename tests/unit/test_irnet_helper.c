@@ -140,7 +140,7 @@ static void test_settings_check(void **state)
 	assert_non_null(strstr(why, "irnet-discovery-timeout"));
 }
 
-static bool parse(const char *line, struct irnet_status *st)
+static bool parse(const char *line, struct irnet_status_line *st)
 {
 	return irnet_status_parse(line, strlen(line), st);
 }
@@ -148,7 +148,7 @@ static bool parse(const char *line, struct irnet_status *st)
 static void test_status_lines(void **state)
 {
 	(void)state;
-	struct irnet_status st;
+	struct irnet_status_line st;
 
 	assert_true(parse("listening", &st));
 	assert_int_equal(st.kind, IRNET_STATUS_LISTENING);
@@ -187,7 +187,7 @@ static void test_not_status_lines(void **state)
 		"down closed\r", "hello",
 		"failed aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	};
-	struct irnet_status st;
+	struct irnet_status_line st;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		if (parse(bad[i], &st))
 			fail_msg("accepted \"%s\"", bad[i]);

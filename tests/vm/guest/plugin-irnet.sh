@@ -229,6 +229,39 @@ pkill -f "ipparam B3" || true
 wait_cmd 10 no_process 'ipparam [AB][23]' || fail "pppd did not end on SIGTERM"
 no_helper_left "link break"
 
+# ---- 3b. a running irdad ----------------------------------------------------
+# An irdad already owns A's port (its socket where irnet.so looks for it:
+# /run/irnet/PORT.sock): the plugin takes no lock, starts no helper, and
+# has irdad run the IrNET endpoint on its pty (API request ATTACH).
+start_wire w4
+mkdir -p /run/irnet
+"$IRDAD" -D "$TMPDIR/w4-a" --socket /run/irnet/w4-a.sock --nickname alpha --lock-dir none \
+	--log stderr -v 2>"$TMPDIR/irdad-w4a.err" &
+shared_irdad=$!
+wait_for 5 -S /run/irnet/w4-a.sock || fail "the shared irdad made no socket"
+# shellcheck disable=SC2086
+ip netns exec B "$PPPD" $IRNET irnet-device "$TMPDIR/w4-b" irnet-listen irnet-nickname beta \
+	$COMMON "$B_IP:$A_IP" ipparam B4 logfile "$TMPDIR/B4.log" >/dev/null 2>&1 &
+sleep 1
+# shellcheck disable=SC2086
+timeout 40 ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w4-a" irnet-name beta \
+	$COMMON "$A_IP:$B_IP" ipparam A4 updetach logfile "$TMPDIR/A4.log" >/dev/null 2>&1 ||
+	fail "PPP through a running irdad did not come up (status $?)"
+grep -q 'irnet: irdad at /run/irnet/w4-a.sock serves the link' "$TMPDIR/A4.log" ||
+	fail "the plugin did not use the running irdad"
+[ ! -e /run/lock/LCK..w4-a ] || fail "the plugin locked a port irdad owns"
+no_process "irdad --stdio --device $TMPDIR/w4-a" || fail "a helper was started although irdad runs"
+ip netns exec A busybox ping -c 3 -W 3 "$B_IP" || fail "ping through the running irdad failed"
+"$IRNET_BUILD/irnet/tools/irdactl" -s /run/irnet/w4-a.sock status >"$TMPDIR/irdactl-w4.log" 2>&1 ||
+	fail "irdactl status failed"
+grep -q 'attach.up.*1' "$TMPDIR/irdactl-w4.log" || fail "irdactl does not show the attached endpoint up"
+pkill -f "ipparam A4" || true
+wait_cmd 10 no_process 'ipparam A4' || fail "pppd on the running irdad did not end on SIGTERM"
+kill -0 "$shared_irdad" || fail "the shared irdad ended with the pppd"
+wait_cmd 10 no_process 'ipparam B4' || fail "the listener did not hear the caller leave"
+echo "ok: through a running irdad: no lock, no helper, ping; irdad stays when pppd leaves"
+kill "$shared_irdad"
+
 # ---- 4. IrCOMM dial-up -----------------------------------------------------
 # A phone: an irdad with a listening IrCOMM pty, behind which a modem
 # emulator answers AT, ATZ and ATD*99# and then runs the phone's pppd.
