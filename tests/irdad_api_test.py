@@ -144,6 +144,25 @@ a_sock.close()
 check(done.wait(20), "SAR: the peer's client read EOF")
 b_sock.close()
 
+# a connection outlives its session: the client closes its control socket
+# first (a program exiting with data still queued) and the handed-over
+# descriptor still carries data both ways until it is closed
+c2 = Client(A, "short-lived")
+conn = c2.request("CONNECT", [("DADDR", beta), ("CLASS", "Test:Stream"),
+                              ("MODE", MODE["stream"])], "CONNECTION")
+inc = b_lis.next_event("CONNECTION")
+b_sock = b_lis.connection_socket(inc)
+done = threading.Event()
+threading.Thread(target=echo_server, args=(b_sock, False, done), daemon=True).start()
+a_sock = c2.connection_socket(conn)
+c2.close()
+data = pattern(32768, 0x33)
+back = exchange_stream(a_sock, data)
+check(back == data, "after its session closed, the connection echoed 32 KiB intact")
+a_sock.close()
+check(done.wait(20), "and the peer read EOF once the descriptor closed")
+b_sock.close()
+
 # abuse: each kind ends only its own session
 def abuse(what, payload, fds=None, hello=True):
     c = Client(A, "abuser", hello=hello)

@@ -90,7 +90,8 @@ struct ar_endpoint {
 struct ar_client {
 	struct ar_client *next;
 	struct api_requests *ar;
-	struct api_session *s;
+	struct api_session *s;      /* NULL once the session closed (gone_name says who) */
+	char gone_name[96];
 	struct ar_listener *listeners;
 	struct ar_conn *conns;
 	struct ar_endpoint *endpoints;
@@ -299,6 +300,12 @@ static void conn_drop_bridge(struct ar_conn *c)
 	c->lc = NULL;
 }
 
+/* The session's name for logs and STATUS, also after it closed. */
+static const char *client_name(const struct ar_client *cl)
+{
+	return cl->s ? api_session_name(cl->s) : cl->gone_name;
+}
+
 static void conn_kill(struct ar_conn *c)
 {
 	if (c->state == CONN_DEAD)
@@ -348,9 +355,9 @@ static void bridge_closed(void *ctx, struct conn_bridge *b, bool by_peer, enum i
 	struct ar_conn *c = ctx;
 	(void)b;
 	log_msg(c->cl->ar->cfg.log, LOG_LEVEL_INFO, "%s: connection %u %s",
-		api_session_name(c->cl->s), (unsigned)c->id,
+		client_name(c->cl), (unsigned)c->id,
 		by_peer ? reason_text(reason) : "closed by the client");
-	if (by_peer)
+	if (by_peer && c->cl->s)
 		send_disconnected(c, reason, reason_text(reason));
 	c->t = NULL;
 	c->lc = NULL;
@@ -399,7 +406,7 @@ static void conn_hand_over(struct ar_conn *c, int client_fd, uint32_t peer_sdu, 
 	close(client_fd);
 	log_msg(ar->cfg.log, LOG_LEVEL_INFO,
 		"%s: connection %u (%s) with 0x%08x LSAP 0x%02x, %zu bytes a write",
-		api_session_name(c->cl->s), (unsigned)c->id, mode_name(c->mode), c->daddr,
+		client_name(c->cl), (unsigned)c->id, mode_name(c->mode), c->daddr,
 		irlmp_conn_rsel(lsap), tx_max);
 }
 
@@ -1298,7 +1305,7 @@ static void req_status(struct ar_client *cl, const struct irdad_msg *m)
 			irdad_put_u32(&wr, IRDAD_A_DADDR, c->daddr);
 			irdad_put_u8(&wr, IRDAD_A_LSAP, irlmp_conn_lsel(lsap));
 			irdad_put_u8(&wr, IRDAD_A_PEER_LSAP, irlmp_conn_rsel(lsap));
-			irdad_put_str(&wr, IRDAD_A_OWNER, api_session_name(k->s));
+			irdad_put_str(&wr, IRDAD_A_OWNER, client_name(k));
 			irdad_nest_end(&wr);
 		}
 	}
@@ -1374,12 +1381,23 @@ static void free_conn(struct ar_conn *c)
 	free(c);
 }
 
+static void unlink_client(struct api_requests *ar, struct ar_client *cl)
+{
+	for (struct ar_client **pp = &ar->clients; *pp; pp = &(*pp)->next) {
+		if (*pp == cl) {
+			*pp = cl->next;
+			break;
+		}
+	}
+}
+
 /* Frees the connections that ended (never inside their own callbacks). */
 static void on_reaper(struct eloop *loop, void *ctx)
 {
 	struct api_requests *ar = ctx;
 	(void)loop;
-	for (struct ar_client *cl = ar->clients; cl; cl = cl->next) {
+	for (struct ar_client *cl = ar->clients, *next; cl; cl = next) {
+		next = cl->next;
 		for (struct ar_conn **pp = &cl->conns; *pp;) {
 			struct ar_conn *c = *pp;
 			if (c->state != CONN_DEAD) {
@@ -1389,10 +1407,20 @@ static void on_reaper(struct eloop *loop, void *ctx)
 			*pp = c->next;
 			free_conn(c);
 		}
+		if (!cl->s && !cl->conns) { /* its session closed, its last connection ended */
+			unlink_client(ar, cl);
+			free(cl);
+		}
 	}
 	stack_sync(ar->stk);
 }
 
+/* The session ended: what it registered goes (IAS objects, listeners,
+ * connections not handed over yet, attached endpoints).  Connections
+ * handed over stay: the client holds their descriptors, which may
+ * outlive the control socket (a program that closes it first, or
+ * exits with data still queued), and each ends when its descriptor
+ * closes or its peer leaves; the client record stays until then. */
 static void on_session_closed(void *ctx, struct api_session *s)
 {
 	struct api_requests *ar = ctx;
@@ -1400,15 +1428,13 @@ static void on_session_closed(void *ctx, struct api_session *s)
 
 	if (!cl)
 		return;
-	for (struct ar_client **pp = &ar->clients; *pp; pp = &(*pp)->next) {
-		if (*pp == cl) {
-			*pp = cl->next;
-			break;
+	for (struct ar_conn **pp = &cl->conns; *pp;) {
+		struct ar_conn *c = *pp;
+		if (c->state == CONN_OPEN) {
+			pp = &c->next;
+			continue;
 		}
-	}
-	while (cl->conns) {
-		struct ar_conn *c = cl->conns;
-		cl->conns = c->next;
+		*pp = c->next;
 		free_conn(c);
 	}
 	while (cl->endpoints) {
@@ -1423,9 +1449,21 @@ static void on_session_closed(void *ctx, struct api_session *s)
 	}
 	for (unsigned i = 0; i < cl->nias; i++)
 		ias_db_remove_object(stack_ias(ar->stk), cl->ias_objs[i]);
+	cl->nias = 0;
 	if (cl->query)
 		ias_query_cancel(cl->query);
-	free(cl);
+	cl->query = NULL;
+	if (cl->conns) {
+		snprintf(cl->gone_name, sizeof(cl->gone_name), "%s (gone)", api_session_name(s));
+		log_msg(ar->cfg.log, LOG_LEVEL_INFO, "%s: its open connections go on until "
+			"their descriptors close", cl->gone_name);
+		cl->s = NULL;
+		cl->watch = 0;
+		cl->discover_waiting = false;
+	} else {
+		unlink_client(ar, cl);
+		free(cl);
+	}
 	stack_sync(ar->stk);
 }
 
@@ -1486,5 +1524,16 @@ void api_requests_free(struct api_requests *ar)
 	if (!ar)
 		return;
 	eloop_timer_cancel(ar->loop, &ar->reaper);
+	/* What the closed sessions left running (api_server_free ended them all). */
+	while (ar->clients) {
+		struct ar_client *cl = ar->clients;
+		ar->clients = cl->next;
+		while (cl->conns) {
+			struct ar_conn *c = cl->conns;
+			cl->conns = c->next;
+			free_conn(c);
+		}
+		free(cl);
+	}
 	free(ar);
 }
