@@ -163,6 +163,7 @@ result "AT commands answered through IrCOMM, 64 KiB each way intact"
 for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
 for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
 pids=()
+rm -f "$tmp"/*.out "$tmp"/*.err # a later failure shows its own logs only
 
 # ---- 3 and 4: one user-mode Linux guest -----------------------------------------
 # uml-run.sh needs an empty result directory; the guest's lines are shown
