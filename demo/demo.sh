@@ -187,7 +187,7 @@ setsid env abs_top_builddir="$build" "$top/tests/vm/uml-run.sh" -t 170 -r "$out"
 	-e "IRNET_BUILD=$build" -e "DEMO_VERBOSE=$verbose" "$here/guest-ppp.sh" \
 	>"$tmp/uml.out" 2>"$tmp/uml.err" &
 vm_pid=$!
-png= vm_failed=
+png='' vm_failed=''
 # Shows the guest's lines until the VM ends; stops at its last line.
 while IFS= read -r line; do
 	case $line in

@@ -11,7 +11,7 @@
 # logs.  IRNET_BUILD (from the host) is the build directory.
 # Exit: 0 every check passed, 1 a step failed (the last line says why).
 set -eu
-# shellcheck source=../tests/vm/guest/ppp-lib.sh
+# shellcheck source=tests/vm/guest/ppp-lib.sh
 . "$(dirname "$0")/../tests/vm/guest/ppp-lib.sh"
 
 A_IP=10.0.0.1

@@ -37,7 +37,7 @@ left=$(find "$out" -maxdepth 1 -name 'irnet-demo.*')
 [ -z "$left" ] || fail "the demo left its work directory: $left"
 sleep 1
 if pgrep -f "$out" >/dev/null; then
-	ps -eo pid,args | grep -F "$out" | grep -v grep
+	pgrep -af "$out"
 	fail "the demo left processes behind"
 fi
 echo "ok: no process or work directory left"
