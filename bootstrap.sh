@@ -5,6 +5,9 @@
 #   ./bootstrap.sh check    the above, then every test; the last line is
 #                           "N passed, N failed, N skipped"
 #   ./bootstrap.sh bench    the above build, then `make bench`
+#   ./bootstrap.sh demo [--verbose]
+#                           the above build, then demo/demo.sh: the
+#                           toolkit at work, in five steps (~2.5 min)
 #
 # Run as root on Debian 12 (it calls apt-get only for packages that are
 # missing, once).  It is idempotent: a second run installs nothing and
@@ -211,18 +214,29 @@ cmd_check() {
 main() {
 	local cmd=${1:-build}
 	case $cmd in
-	build | check | bench) ;;
+	build | check | bench | demo) ;;
 	-h | --help)
-		sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 		return 0
 		;;
-	*) die "unknown command '$cmd' (use: build, check, bench)" ;;
+	*) die "unknown command '$cmd' (use: build, check, bench, demo)" ;;
 	esac
+	shift
+	[ "$cmd" = demo ] || [ $# -eq 0 ] || die "'$cmd' takes no arguments"
 	install_packages
-	fetch_vm_kernels
+	# The demo needs only user-mode Linux, not the QEMU test kernels.
+	[ "$cmd" = demo ] || fetch_vm_kernels
 	regenerate
 	case $cmd in
 	build) build_main ;;
+	demo)
+		say "build (make -j$jobs in build/, log in build.demo.log)"
+		build_main >build.demo.log 2>&1 || {
+			tail -40 build.demo.log
+			die "the build failed (build.demo.log)"
+		}
+		"$here/demo/demo.sh" "$@"
+		;;
 	check) cmd_check ;;
 	bench) build_main && make -C build bench ;;
 	esac
