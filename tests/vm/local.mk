@@ -7,7 +7,10 @@ VM_TESTS = \
 	tests/vm/uml-irdad-pppd.sh \
 	tests/vm/uml-plugin-irnet.sh \
 	tests/vm/uml-plugin-pppd25.sh
+if RUN_VM_TESTS
 TESTS += $(VM_TESTS)
+endif
+EXTRA_DIST += $(VM_TESTS)
 # Files, not the directory: a directory would also pull the build tree's
 # test logs into the tarball.
 EXTRA_DIST += \
