@@ -33,6 +33,7 @@ irnet_daemon_libirdad_la_SOURCES = \
 # Endpoints (docs/irdad.md): IrNET, a pty or stdio speaking async HDLC <->
 # IrNetv1; IrCOMM, a pty <-> IrCOMM.
 irnet_daemon_libirdad_la_SOURCES += irnet/daemon/irnet_ep.c irnet/daemon/irnet_ep.h \
+	irnet/daemon/status_line.c irnet/daemon/status_line.h \
 	irnet/daemon/ircomm_pty.c irnet/daemon/ircomm_pty.h
 irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
 

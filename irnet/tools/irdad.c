@@ -50,6 +50,8 @@
 #define OPT_LISTEN 0x303
 #define OPT_PEER 0x304
 #define OPT_STATUS_FD 0x305
+#define OPT_SERVICE 0x306
+#define OPT_WIRE 0x307
 
 struct irdad {
 	struct irdad_config cfg;
@@ -58,8 +60,9 @@ struct irdad {
 	char config_buf[IRDAD_PATH_MAX];
 	bool check_only;
 	unsigned verbose;
-	/* --stdio: one IrNET connection on standard input and output */
-	bool stdio, stdio_listen;
+	/* --stdio: one IrNET (or --service ircomm: IrCOMM) connection on
+	 * standard input and output */
+	bool stdio, stdio_listen, stdio_wire_set;
 	struct irdad_endpoint stdio_ep;
 	int status_fd;
 	bool stdio_was_up;
@@ -90,19 +93,24 @@ static void usage(FILE *f)
 {
 	fputs("usage: irdad [-c FILE] [-D DEVICE] [--KEY VALUE ...] [--no-seccomp] [-v]\n"
 	      "       irdad --check [-c FILE] [options]\n"
-	      "       irdad --stdio -D DEVICE [--listen] [--peer NICKNAME|0xADDRESS]\n"
-	      "             [--status-fd N] [options]\n"
+	      "       irdad --stdio -D DEVICE [--service irnet|ircomm] [--wire WIRE]\n"
+	      "             [--listen] [--peer NICKNAME|0xADDRESS] [--status-fd N] [options]\n"
 	      "The IrDA daemon of one serial port: runs the stack and serves the local API.\n"
 	      "  -c, --config FILE     irdad.conf(5); default /etc/irnet/PORT.conf, else\n"
 	      "                        /etc/irnet/irdad.conf, else none\n"
 	      "  -D, --device DEVICE   the serial port (or pty)\n"
 	      "  --check               print the configuration as it would run, and exit\n"
-	      "  --stdio               one IrNET connection on standard input and output\n"
-	      "                        (PPP in async HDLC; for pppd's pty option), then exit\n"
+	      "  --stdio               one connection on standard input and output, then exit\n"
+	      "                        (for pppd's pty option and the irnet.so plugin)\n"
+	      "  --service SERVICE     --stdio: irnet (default: PPP in async HDLC over IrNET)\n"
+	      "                        or ircomm (bytes over IrCOMM, a serial line to a phone;\n"
+	      "                        a pty master's slave settings go as IrCOMM parameters)\n"
+	      "  --wire WIRE           --stdio --service ircomm: auto (default), 9wire, 3wire\n"
 	      "  --listen              --stdio: wait for a peer's call (default: call)\n"
 	      "  --peer PEER           --stdio: call this nickname or 0xADDRESS (default: the\n"
-	      "                        first station offering IrNET)\n"
-	      "  --status-fd N         --stdio: status lines (up, failed, down) on descriptor N\n"
+	      "                        first station offering the service)\n"
+	      "  --status-fd N         --stdio: status lines (listening, up, failed, down) on\n"
+	      "                        descriptor N\n"
 	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  -v, --verbose         log-level info (twice: debug)\n"
 	      "Every key of irdad.conf(5) is also an option that overrides the file:\n"
@@ -155,6 +163,8 @@ static void build_options(struct option *lo)
 	lo[n++] = (struct option){ "listen", no_argument, NULL, OPT_LISTEN };
 	lo[n++] = (struct option){ "peer", required_argument, NULL, OPT_PEER };
 	lo[n++] = (struct option){ "status-fd", required_argument, NULL, OPT_STATUS_FD };
+	lo[n++] = (struct option){ "service", required_argument, NULL, OPT_SERVICE };
+	lo[n++] = (struct option){ "wire", required_argument, NULL, OPT_WIRE };
 	lo[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
@@ -211,9 +221,36 @@ static int parse_fd(const char *arg, int *fd)
 	return 0;
 }
 
+/* --service: irdad_service_name()'s names. */
+static int parse_service(const char *arg, enum irdad_service *out)
+{
+	const enum irdad_service all[] = { IRDAD_SVC_IRNET, IRDAD_SVC_IRCOMM };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(arg, irdad_service_name(all[i])) == 0) {
+			*out = all[i];
+			return 0;
+		}
+	fprintf(stderr, "irdad: --service %s: irnet or ircomm\n", arg);
+	return -1;
+}
+
+/* --wire: the [ircomm] key's values that a connection on descriptors
+ * can run (3wire-raw is not implemented). */
+static int parse_wire(const char *arg, enum irdad_wire *out)
+{
+	for (enum irdad_wire w = IRDAD_WIRE_AUTO; w <= IRDAD_WIRE_3; w++)
+		if (strcmp(arg, irdad_wire_name(w)) == 0) {
+			*out = w;
+			return 0;
+		}
+	fprintf(stderr, "irdad: --wire %s: auto, 9wire or 3wire\n", arg);
+	return -1;
+}
+
 static int parse(int argc, char **argv, struct irdad *d)
 {
-	struct option lo[IRDAD_KEY_COUNT + 10];
+	struct option lo[IRDAD_KEY_COUNT + 12];
 	const char *device = NULL;
 	int c;
 
@@ -237,6 +274,11 @@ static int parse(int argc, char **argv, struct irdad *d)
 			case OPT_LISTEN: d->stdio_listen = true; break;
 			case OPT_PEER: rc = parse_peer(optarg, &d->stdio_ep.peer); break;
 			case OPT_STATUS_FD: rc = parse_fd(optarg, &d->status_fd); break;
+			case OPT_SERVICE: rc = parse_service(optarg, &d->stdio_ep.service); break;
+			case OPT_WIRE:
+				rc = parse_wire(optarg, &d->stdio_ep.wire);
+				d->stdio_wire_set = true;
+				break;
 			case 'v': d->verbose++; break;
 			case 'h': usage(stdout); exit(0);
 			default:
@@ -251,9 +293,15 @@ static int parse(int argc, char **argv, struct irdad *d)
 		fprintf(stderr, "irdad: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (!d->stdio && (d->stdio_listen ||
-			  d->stdio_ep.peer.kind != IRDAD_PEER_ANY || d->status_fd >= 0)) {
-		fprintf(stderr, "irdad: --listen, --peer and --status-fd go with --stdio\n");
+	if (!d->stdio && (d->stdio_listen || d->stdio_ep.peer.kind != IRDAD_PEER_ANY ||
+			  d->status_fd >= 0 || d->stdio_ep.service != IRDAD_SVC_IRNET ||
+			  d->stdio_wire_set)) {
+		fprintf(stderr,
+			"irdad: --listen, --peer, --status-fd, --service and --wire go with --stdio\n");
+		return -1;
+	}
+	if (d->stdio_wire_set && d->stdio_ep.service != IRDAD_SVC_IRCOMM) {
+		fprintf(stderr, "irdad: --wire is IrCOMM's: it goes with --service ircomm\n");
 		return -1;
 	}
 	d->stdio_ep.role = d->stdio_listen ? IRDAD_ROLE_LISTEN : IRDAD_ROLE_CALL;
@@ -364,12 +412,19 @@ static void on_stdio_ended(void *ctx, struct irnet_ep *e)
 	eloop_terminate(d->h.loop);
 }
 
-/* --stdio: standard input and output are the one IrNET endpoint. */
+static void on_stdio_ircomm_ended(void *ctx, struct ircomm_pty *p)
+{
+	struct irdad *d = ctx;
+	(void)p;
+	eloop_terminate(d->h.loop);
+}
+
+/* --stdio: standard input and output are the one endpoint, IrNET or
+ * (--service ircomm) IrCOMM. */
 static int open_stdio(struct irdad *d)
 {
 	struct irdad_endpoint *ep = &d->stdio_ep;
 
-	ep->service = IRDAD_SVC_IRNET;
 	snprintf(ep->name, sizeof(ep->name), "stdio");
 	/* The endpoint gets copies; 0 and 1 become /dev/null, so that
 	 * nothing later opened lands on them when the endpoint closes its
@@ -385,6 +440,17 @@ static int open_stdio(struct irdad *d)
 		return EXIT_JOB;
 	}
 	close(null);
+	if (ep->service == IRDAD_SVC_IRCOMM) {
+		if (ircomm_pty_open_fds(ep, in, out, &d->h.log, &d->ircomm[0], d->errbuf,
+					sizeof(d->errbuf)) < 0) {
+			fprintf(stderr, "irdad: --stdio: %s\n", d->errbuf);
+			return EXIT_JOB;
+		}
+		d->nircomm = 1;
+		ircomm_pty_set_status_fd(d->ircomm[0], d->status_fd);
+		ircomm_pty_set_ended(d->ircomm[0], on_stdio_ircomm_ended, d);
+		return 0;
+	}
 	if (irnet_ep_open_fds(ep, in, out, &d->h.log, &d->irnet[0],
 			      d->errbuf, sizeof(d->errbuf)) < 0) {
 		fprintf(stderr, "irdad: --stdio: %s\n", d->errbuf);
@@ -601,7 +667,13 @@ static int run(struct irdad *d)
 		return EXIT_JOB;
 	}
 	if (d->stdio) {
-		d->stdio_was_up = irnet_ep_get_stats(d->irnet[0])->connects > 0;
+		struct ircomm_pty_stats st;
+		if (d->nircomm) {
+			ircomm_pty_get_stats(d->ircomm[0], &st);
+			d->stdio_was_up = st.connects > 0;
+		} else {
+			d->stdio_was_up = irnet_ep_get_stats(d->irnet[0])->connects > 0;
+		}
 		return d->stdio_was_up && !d->h.port_failed ? 0 : EXIT_JOB;
 	}
 	return d->h.port_failed ? EXIT_JOB : 0;
@@ -614,6 +686,7 @@ int main(int argc, char **argv)
 
 	d.syslog_fd = -1;
 	d.status_fd = -1;
+	d.stdio_ep.service = IRDAD_SVC_IRNET; /* --stdio's default */
 	/* a pppd or a status reader that went away must not kill us */
 	signal(SIGPIPE, SIG_IGN);
 	if (parse(argc, argv, &d) < 0)
