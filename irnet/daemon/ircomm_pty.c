@@ -36,6 +36,9 @@
  * not being read is looked at for a hang-up. */
 #define FDS_DISCOVERIES 3
 #define FDS_WATCH_US 200000u
+/* Closing a pty master flushes what its slave has not read yet: after
+ * the peer's last bytes, the program gets this long to read them. */
+#define FDS_LINGER_US 500000u
 
 struct ircomm_pty {
 	struct irdad_endpoint ep;
@@ -77,7 +80,7 @@ struct ircomm_pty {
 	/* ircomm_pty_open_fds: one connection on descriptors, then the end */
 	bool on_fds;
 	bool local_gone;             /* EOF, EIO or a failed write on the descriptors */
-	bool ended, why_final, peer_cd_seen, drain_writing;
+	bool ended, why_final, peer_cd_seen, drain_writing, lingering;
 	enum status_reason why;      /* the word of the last status line */
 	unsigned tries;              /* discoveries that found nobody */
 	uint32_t link_peer;          /* the station the IrLAP link is up with */
@@ -1175,6 +1178,11 @@ static void fds_drain(struct ircomm_pty *p)
 			break;
 		p->drain_off += (size_t)w;
 		p->st.bytes_from_peer += (uint64_t)w;
+	}
+	if (p->pkt && !p->local_gone && p->drain_off == p->drain_len && !p->lingering) {
+		p->lingering = true;
+		eloop_timer_arm_in(p->loop, &p->fds_timer, FDS_LINGER_US);
+		return;
 	}
 	fds_close(p);
 }

@@ -42,6 +42,10 @@
 #define EXIT_JOB HOSTCLI_EXIT_JOB
 #define EXIT_USAGE HOSTCLI_EXIT_USAGE
 #define CONFIG_DIR "/etc/irnet"
+/* --stdio: how long the ended endpoint's last frames and the link's
+ * disconnection may take before the exit; how often we look. */
+#define STDIO_CLOSE_US 3000000u
+#define STDIO_CLOSE_POLL_US 10000u
 #define OPT_KEY_BASE 0x200        /* getopt codes of the config keys */
 #define OPT_CONFIG 'c'
 #define OPT_CHECK 0x300
@@ -65,7 +69,9 @@ struct irdad {
 	bool stdio, stdio_listen, stdio_wire_set;
 	struct irdad_endpoint stdio_ep;
 	int status_fd;
-	bool stdio_was_up;
+	bool stdio_was_up, stdio_closing, stdio_disc_asked;
+	uint64_t stdio_close_deadline;
+	struct eloop_timer stdio_close;
 	/* the [irnet] endpoints (and the --stdio one), the [ircomm] ones */
 	struct irnet_ep *irnet[IRDAD_ENDPOINTS_MAX];
 	size_t nirnet;
@@ -405,18 +411,52 @@ static int open_endpoints(struct irdad *d)
 	return 0;
 }
 
-static void on_stdio_ended(void *ctx, struct irnet_ep *e)
+/* The stdio endpoint ended, its IrLMP disconnect still queued.  Once
+ * IrLMP has handed it to IrLAP (IrLAP pulls nothing after a DISCONNECT
+ * request), the link is closed: IrLAP sends DISC when what it holds is
+ * acknowledged, and the peer hears of the end now, with the reason,
+ * instead of at its link timeout.  irdad exits at the link's
+ * DISCONNECT event (on_lap_event), at STDIO_CLOSE_US at the latest. */
+static void on_stdio_close(struct eloop *loop, void *ctx)
 {
 	struct irdad *d = ctx;
+
+	if (irlmp_get_lap_state(stack_irlmp(d->stk)) == IRLMP_LAP_STANDBY ||
+	    eloop_now_us() >= d->stdio_close_deadline) {
+		eloop_terminate(loop);
+		return;
+	}
+	if (!d->stdio_disc_asked && irlmp_ctrl_pending(stack_irlmp(d->stk)) == 0) {
+		d->stdio_disc_asked = true;
+		if (stack_lap_request(d->stk, &(struct irlap_request){
+					  .type = IRLAP_REQ_DISCONNECT }) < 0) {
+			eloop_terminate(loop);
+			return;
+		}
+		stack_sync(d->stk);
+	}
+	eloop_timer_arm_in(loop, &d->stdio_close, STDIO_CLOSE_POLL_US);
+}
+
+static void stdio_end(struct irdad *d)
+{
+	if (d->stdio_closing)
+		return;
+	d->stdio_closing = true;
+	d->stdio_close_deadline = eloop_now_us() + STDIO_CLOSE_US;
+	on_stdio_close(d->h.loop, d);
+}
+
+static void on_stdio_ended(void *ctx, struct irnet_ep *e)
+{
 	(void)e;
-	eloop_terminate(d->h.loop);
+	stdio_end(ctx);
 }
 
 static void on_stdio_ircomm_ended(void *ctx, struct ircomm_pty *p)
 {
-	struct irdad *d = ctx;
 	(void)p;
-	eloop_terminate(d->h.loop);
+	stdio_end(ctx);
 }
 
 /* --stdio: standard input and output are the one endpoint, IrNET or
@@ -551,6 +591,8 @@ static void on_lap_event(void *ctx, const struct irlap_event *ev)
 		irnet_ep_lap_event(d->irnet[i], ev);
 	for (size_t i = 0; i < d->nircomm; i++)
 		ircomm_pty_lap_event(d->ircomm[i], ev);
+	if (d->stdio_closing && ev->type == IRLAP_EV_DISCONNECT)
+		eloop_terminate(d->h.loop);
 }
 
 /* Periodic discovery (discovery-period): only while no link is up, as
@@ -653,6 +695,7 @@ static int run(struct irdad *d)
 		}
 		api_server_set_ctx(d->srv, d->ar);
 	}
+	eloop_timer_init(&d->stdio_close, on_stdio_close, d);
 	rc = start_endpoints(d);
 	if (rc)
 		return rc;
@@ -700,8 +743,10 @@ int main(int argc, char **argv)
 	if (d.cfg.log == IRDAD_LOG_SYSLOG)
 		d.syslog_fd = open_syslog();
 	rc = run(&d);
-	if (d.h.loop)
+	if (d.h.loop) {
 		eloop_timer_cancel(d.h.loop, &d.discovery);
+		eloop_timer_cancel(d.h.loop, &d.stdio_close);
+	}
 	api_server_free(d.srv);
 	api_requests_free(d.ar);
 	free_endpoints(&d);
