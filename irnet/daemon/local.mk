@@ -71,6 +71,12 @@ tests_bench_bench_irnet_ep_SOURCES = tests/bench/bench_irnet_ep.c tests/bench/be
 tests_bench_bench_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
 tests_bench_bench_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
 
+# irdad --stdio's status lines (status_line.c), shared by both endpoints.
+UNIT_TESTS += tests/unit/test_status_line
+tests_unit_test_status_line_SOURCES = tests/unit/test_status_line.c
+tests_unit_test_status_line_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_status_line_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+
 # An [ircomm] endpoint on a pty (ircomm_pty.c), two of them on stack_pair.
 UNIT_TESTS += tests/unit/test_ircomm_pty
 tests_unit_test_ircomm_pty_SOURCES = tests/unit/test_ircomm_pty.c tests/unit/stack_pair.c \

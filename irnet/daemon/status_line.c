@@ -82,12 +82,14 @@ void status_line_write(struct status_line *s, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
-	if ((size_t)n > sizeof(line) - 2)
-		n = (int)sizeof(line) - 2;
+	/* room for the "\n" in place of the NUL */
+	if ((size_t)n > sizeof(line) - 1)
+		n = (int)sizeof(line) - 1;
+	line[n] = '\0';
 	log_msg(s->log, LOG_LEVEL_INFO, "%s: %s", s->who, line);
 	if (s->fd < 0)
 		return;

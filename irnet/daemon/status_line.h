@@ -62,7 +62,8 @@ struct status_line {
 /* fd -1 for none; who is copied (truncated to fit). */
 void status_line_init(struct status_line *s, const struct logger *log, const char *who);
 void status_line_set_fd(struct status_line *s, int fd);
-/* One line (without its "\n"), cut to STATUS_LINE_MAX - 1 bytes. */
+/* One line (without its "\n"), cut to STATUS_LINE_MAX - 1 bytes so that
+ * with its "\n" it is STATUS_LINE_MAX at most. */
 __attribute__((format(printf, 2, 3)))
 void status_line_write(struct status_line *s, const char *fmt, ...);
 /* `up 0xDDDDDDDD "NICK"` */
