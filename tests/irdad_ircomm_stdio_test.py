@@ -79,11 +79,17 @@ class Helper:
 
     def wait(self, timeout):
         try:
-            return self.proc.wait(timeout)
+            rc = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
             return None
+        # in the sanitizer build an error also exits 1: say it
+        with open(self.err, errors="replace") as f:
+            bad = [l for l in f if "Sanitizer" in l or "runtime error:" in l]
+        check(not bad, "%s: no sanitizer report%s" % (os.path.basename(self.err),
+                                                    (": " + bad[0].strip()) if bad else ""))
+        return rc
 
 
 def open_raw(path):
