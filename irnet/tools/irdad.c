@@ -123,8 +123,9 @@ static void usage(FILE *f)
 	      "  --dongle --speed --min-turnaround --nickname --hints --ias-name --user\n"
 	      "  --group --socket --socket-mode --lock-dir --seccomp --discovery-period\n"
 	      "  --idle-timeout --log (syslog|stderr) --log-level --pcap\n"
-	      "Exit: 0 ended by SIGINT or SIGTERM (or --check passed), 1 the port or the\n"
-	      "socket failed, 2 a usage or configuration error.\n", f);
+	      "Exit: 0 ended by SIGINT or SIGTERM (or --check passed; --stdio: the connection\n"
+	      "came up), 1 the port or the socket failed (--stdio: or no connection), 2 a\n"
+	      "usage or configuration error.\n", f);
 }
 
 /* "/dev/ttyUSB0" -> "ttyUSB0" */
