@@ -660,7 +660,7 @@ static void keep_extproc(struct ircomm_pty *p)
 		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: EXTPROC on %s: %s", p->ep.name,
 			p->slave_path, strerror(errno));
 	else
-		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: a program cleared EXTPROC; set again",
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: EXTPROC was clear on the line; set",
 			p->ep.name);
 }
 
