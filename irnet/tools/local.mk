@@ -67,6 +67,10 @@ SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
 TESTS += tests/irdad-ircomm-stdio.sh
 EXTRA_DIST += tests/irdad_ircomm_stdio_test.py
 SANITIZER_TESTS += tests/irdad-ircomm-stdio.sh
+# make bench: how soon the listening end of an --stdio pair exits after the
+# caller's end (IrNET and IrCOMM), about 10 s.
+BENCHMARKS += tests/irdad-stdio-end-bench.sh
+EXTRA_DIST += tests/irdad-stdio-end-bench.sh
 
 # irdactl: irdad's state through its API; only the client library.
 bin_PROGRAMS += irnet/tools/irdactl
