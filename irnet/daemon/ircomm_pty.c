@@ -1229,6 +1229,7 @@ static void fds_finish(struct ircomm_pty *p, const char *why)
 	p->ncand = p->cand_at = 0;
 	set_state(p, IRCOMM_PTY_IDLE, why);
 	status_line_end(&p->sl, p->st.connects > 0, p->why);
+	want_read(p, false); /* (hang_up_now and on_disconnected did already) */
 	want_write(p, false);
 	keep_rest(p);
 	if (p->local_gone)
