@@ -7,7 +7,7 @@
 #     the ends (our slave closed; beta's program gone; beta's daemon gone);
 #   - `failed not-offered` (gamma has no IrCOMM), `failed no-peer`;
 #   - two helpers on socketpairs (plain bytes, 3-wire, --listen).
-# About 45 s.
+# About 40 s.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
 irdad="$abs_top_builddir/irnet/tools/irdad"

@@ -62,7 +62,7 @@ EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py tests/irdad_irnet_te
 	tests/irdad_ircomm_test.py tests/phone_emu.py tests/irdad_mixed_test.py
 SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
 # irdad --stdio --service ircomm (the pppd plugin's IrCOMM helper) against
-# an [ircomm] listener, and two helpers on socketpairs (about 45 s); under
+# an [ircomm] listener, and two helpers on socketpairs (about 40 s); under
 # ASan too.
 TESTS += tests/irdad-ircomm-stdio.sh
 EXTRA_DIST += tests/irdad_ircomm_stdio_test.py
