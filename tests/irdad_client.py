@@ -146,7 +146,7 @@ class Client:
     def connection_socket(self, m):
         """The socket object for a CONNECTION message's descriptor."""
         assert len(m.fds) == 1, "CONNECTION without exactly one descriptor"
-        kind = socket.SOCK_SEQPACKET if m.get("MODE") == MODE["sar"] else socket.SOCK_STREAM
+        kind = socket.SOCK_STREAM if m.get("MODE") == MODE["stream"] else socket.SOCK_SEQPACKET
         return socket.socket(socket.AF_UNIX, kind, fileno=m.fds[0])
 
     def close(self):

@@ -1,8 +1,9 @@
-"""tests/irdad_ircomm_test.py A_LINK B_LINK: bytes through two irdad's
-[ircomm] ptys (a calls, b listens), run by tests/irdad-ircomm.sh after
-its gammu check.  256 KiB of random data each way at once, checked byte
-for byte; then a speed change on a's pty (b's daemon logs it, the shell
-script checks); exits leaving both ptys closed."""
+"""tests/irdad_ircomm_test.py A_LINK B_LINK [KIB]: bytes through two
+irdad's [ircomm] ptys (a calls, b listens), run by tests/irdad-ircomm.sh
+after its gammu check and by tests/irdad-ircomm-raw.sh.  KIB (256) KiB of
+random data each way at once, checked byte for byte; then a speed change
+on a's pty (b's daemon logs it, the shell script checks); exits leaving
+both ptys closed."""
 import os
 import random
 import select
@@ -27,7 +28,8 @@ def open_raw(path):
 
 def main():
     a_link, b_link = sys.argv[1], sys.argv[2]
-    size = 256 * 1024
+    kib = int(sys.argv[3]) if len(sys.argv) > 3 else 256
+    size = kib * 1024
     rnd = random.Random(3)
     da = bytes(rnd.randrange(256) for _ in range(size))
     db = bytes(rnd.randrange(256) for _ in range(size))
@@ -64,8 +66,8 @@ def main():
                 pass
     secs = time.time() - t0
     check(bytes(got[b]) == da and bytes(got[a]) == db,
-          "256 KiB each way at once through the IrCOMM ptys, intact (%.1f s, %.0f bytes/s "
-          "both ways)" % (secs, 2 * size / secs))
+          "%d KiB each way at once through the IrCOMM ptys, intact (%.1f s, %.0f bytes/s "
+          "both ways)" % (kib, secs, 2 * size / secs))
     attrs = termios.tcgetattr(a)
     attrs[4] = attrs[5] = termios.B57600
     termios.tcsetattr(a, termios.TCSANOW, attrs)

@@ -1,10 +1,14 @@
-"""tests/phone_emu.py TTY [LOG]: a small GSM phone on a serial line, as
-an IrCOMM phone looks to gammu or chat: it answers the AT commands of
-identification (3GPP TS 27.007: +CGMI, +CGMM, +CGMR, +CGSN, ...) with
-fixed, recognisable values, echoes while ATE1, says ERROR to what it does
-not know, and logs every command it got to LOG.  Runs until the line
-hangs up or it is killed."""
+"""tests/phone_emu.py TTY [LOG] [--connect COMMAND...]: a small GSM phone
+on a serial line, as an IrCOMM phone looks to gammu or chat: it answers
+the AT commands of identification (3GPP TS 27.007: +CGMI, +CGMM, +CGMR,
++CGSN, ...) with fixed, recognisable values, echoes while ATE1, says ERROR
+to what it does not know, and logs every command it got to LOG.  A dial
+(ATD..., e.g. ATD*99#) answers CONNECT and runs COMMAND (every "{tty}" in
+it replaced by TTY: pppd, as the phone's data call) while the line stays
+open, then hangs up (exits) when it ends; without --connect a dial gets
+NO CARRIER.  Runs until the line hangs up or it is killed."""
 import os
+import subprocess
 import sys
 import termios
 import tty
@@ -52,8 +56,13 @@ def answer(cmd, state):
 
 
 def main():
-    path = sys.argv[1]
-    log = open(sys.argv[2], "a", buffering=1) if len(sys.argv) > 2 else None
+    args = sys.argv[1:]
+    on_connect = []
+    if "--connect" in args:
+        at = args.index("--connect")
+        args, on_connect = args[:at], args[at + 1:]
+    path = args[0]
+    log = open(args[1], "a", buffering=1) if len(args) > 1 else None
     fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
     tty.setraw(fd, termios.TCSANOW)
     state = {"echo": True}
@@ -76,6 +85,16 @@ def main():
                     continue
                 if log:
                     log.write(text + "\n")
+                if text[2:3].upper() == "D":
+                    if not on_connect:
+                        os.write(fd, b"\r\nNO CARRIER\r\n")
+                        continue
+                    os.write(fd, b"\r\nCONNECT 115200\r\n")
+                    cmd = [a.replace("{tty}", path) for a in on_connect]
+                    rc = subprocess.call(cmd)
+                    if log:
+                        log.write("data call ended: %s exited %d\n" % (cmd[0], rc))
+                    return
                 out = answer(text[2:], state)
                 os.write(fd, b"".join(b"\r\n" + l.encode() + b"\r\n" for l in out))
             elif c != b"\n":

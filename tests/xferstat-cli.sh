@@ -30,22 +30,22 @@ expect 0 "^usage: xferstat import" import --help
 expect 0 "tnftp-get.txt: ftp: 2 runs, 16 lines without a run, 0 not recognised" \
 	import -o "$T/all.json" "$F/tnftp-get.txt" "$F/np.out" "$F/iperf3.json"
 check "three sets written" [ "$(xs_json "$T/all.json" 'len(d["sets"])')" = 3 ]
-# unrecognised lines are named, and counted; the recognised ones count.
+# unrecognised lines are named (FILE:LINE:COLUMN), and counted; the recognised ones count.
 printf '1048576 bytes received in 1.5 seconds (1 MiB/s)\nnot a transfer\n1 bytes received in\n' >"$T/mixed.txt"
-expect 0 "mixed.txt:2: not recognised as ftp output: not a transfer" import -o "$T/m.json" "$T/mixed.txt"
-check "mixed: line 3 named too" grep -q "mixed.txt:3: not recognised as ftp output" "$T/out"
+expect 0 "mixed.txt:2:1: not recognised as ftp output: not a transfer" import -o "$T/m.json" "$T/mixed.txt"
+check "mixed: line 3 named too" grep -q "mixed.txt:3:1: not recognised as ftp output" "$T/out"
 check "mixed: summary counts" grep -q "mixed.txt: ftp: 1 runs, 0 lines without a run, 2 not recognised" "$T/out"
 check "mixed: the run was written" [ "$(xs_json "$T/m.json" 'd["sets"][0]["runs"][0]["seconds"]')" = 1.5 ]
 # --strict: any unrecognised line fails the import and writes nothing.
 echo keep >"$T/strict.json"
-expect 2 "2 lines not recognised \(--strict\); nothing written" import --strict -o "$T/strict.json" "$T/mixed.txt"
+expect 2 "2 lines, records, sessions or table cells not right \(--strict\); nothing written" import --strict -o "$T/strict.json" "$T/mixed.txt"
 check "--strict left the old output alone" [ "$(cat "$T/strict.json")" = keep ]
 # nothing recognised at all
 printf 'hello\nworld\n' >"$T/junk.txt"
 expect 2 "junk.txt: no line matches any known format" import -o "$T/j.json" "$T/junk.txt"
 check "no output written for junk" [ ! -e "$T/j.json" ]
 expect 2 "no run found in the input" import --format ftp -o "$T/j.json" "$T/junk.txt"
-check "junk.txt:1 named with --format" grep -q "junk.txt:1: not recognised as ftp output: hello" "$T/out"
+check "junk.txt:1:1 named with --format" grep -q "junk.txt:1:1: not recognised as ftp output: hello" "$T/out"
 # a bad second file: nothing from the first is written either
 expect 2 "nosuch.txt: No such file" import -o "$T/k.json" "$F/np.out" "$T/nosuch.txt"
 check "no output written after a bad file" [ ! -e "$T/k.json" ]
@@ -58,7 +58,7 @@ check "times: label and size applied" \
 "$XFERSTAT" import --format csv - <"$F/data.csv" >"$T/stdout.json" 2>"$T/err"
 check "import from stdin to stdout" [ "$(xs_json "$T/stdout.json" '[s["label"] for s in d["sets"]]')" = "['irqtune off', 'irqtune on']" ]
 # -v tells why a line carries no run
-expect 0 "nuttcp-interval.txt:1: no run: interval line" import -v -o "$T/ni.json" "$F/nuttcp-interval.txt"
+expect 0 "nuttcp-interval.txt:1:3: no run: interval line" import -v -o "$T/ni.json" "$F/nuttcp-interval.txt"
 # run over file:// (libcurl moves the data before its pretransfer mark:
 # the data phase must still be measured, not the 1 us floor).
 head -c 4194304 /dev/urandom >"$T/src.bin"

@@ -102,7 +102,7 @@ curl -s -o /dev/null -w '%{json}\n' "$u/missing.bin" >>"$C/curl-json.txt"
 imp "$C/curl-json.txt" curl-json 2
 "$XFERSTAT" import -v -o "$T/cj.json" "$C/curl-json.txt" >"$T/imp.out" 2>&1
 check "curl %{json}: the failed transfer is reported, not a run" \
-	grep -q 'curl-json.txt:1: no run: curl failed (exit code 78)' "$T/imp.out"
+	grep -q 'curl-json.txt:1:[0-9]*: no run: curl failed (exit code 78)' "$T/imp.out"
 
 ftpscript() {
 	printf 'user %s %s\nbinary\n' "$1" "$2"

@@ -22,15 +22,36 @@ static void usage(FILE *out)
 	      "Reads transfer reports of other tools and writes them as xferstat results\n"
 	      "(to OUT.json, or standard output).\n"
 	      "  -f, --format F   ftp, curl, curl-json, nuttcp, netpipe, iperf3, irspray,\n"
-	      "                   csv, times, or auto (default: detected per file)\n"
-	      "  -l, --label L    put every run in the set L (default: each file's name;\n"
-	      "                   CSV lines may carry their own label)\n"
-	      "  -s, --size BYTES bytes of each run for a plain list of times\n"
+	      "                   csv, times, table, or auto (default: detected per file)\n"
+	      "  -l, --label L    put every run in the set L (default: each file's name, and\n"
+	      "                   NAME#1, NAME#2... for a file of several sessions; CSV lines\n"
+	      "                   may carry their own label, a table's header names its sets)\n"
+	      "  -s, --size BYTES bytes of each run for a plain list of times or a table\n"
 	      "  -i, --intervals  take nuttcp -i and iperf3 intervals as the runs\n"
-	      "      --strict     fail (exit 2, write nothing) if any line is not recognised\n"
+	      "      --strict     fail (exit 2, write nothing) if any line is not recognised,\n"
+	      "                   a record or session is cut short, or a table's Avg. or\n"
+	      "                   Dev. cell matches none of the statistics of its runs\n"
 	      "  -o, --output F   result file (written atomically); \"-\" is standard output\n"
-	      "  -v, --verbose    also report lines that carry no run; -q: errors only\n",
+	      "  -v, --verbose    also report lines that carry no run; twice: each run found\n"
+	      "                   (FILE:LINE:COLUMN); -q: errors only\n",
 	      out);
+}
+
+static void print_summary(const char *file, const struct xfer_import_stats *st)
+{
+	fprintf(stderr,
+		"xferstat: %s: %s: %zu runs, %zu lines without a run, %zu not recognised, "
+		"%zu blank", file, xfer_format_name(st->format), st->runs, st->unused,
+		st->unrecognised, st->blank);
+	if (st->sessions > 1)
+		fprintf(stderr, ", %zu sessions", st->sessions);
+	if (st->broken)
+		fprintf(stderr, ", %zu records cut or changed", st->broken);
+	if (st->dropped)
+		fprintf(stderr, ", %zu runs of a session cut short left out", st->dropped);
+	if (st->checks_failed)
+		fprintf(stderr, ", %zu Avg./Dev. cells match no statistic", st->checks_failed);
+	fputc('\n', stderr);
 }
 
 int xferstat_cmd_import(int argc, char **argv)
@@ -101,7 +122,7 @@ int xferstat_cmd_import(int argc, char **argv)
 	cli_logger_init(&log, verbosity);
 	struct xfer_sets sets;
 	xfer_sets_init(&sets);
-	size_t runs = 0, unrecognised = 0;
+	size_t runs = 0, faults = 0;
 	int rc = XFERSTAT_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
 		struct xfer_error err = { "" };
@@ -115,26 +136,27 @@ int xferstat_cmd_import(int argc, char **argv)
 		}
 		bool ok = xfer_import_buffer(&sets, argv[i], data, len, &opts, &st, &log, &err);
 		free(data);
+		/* The table check is shown even when the import fails (no size). */
+		for (size_t k = 0; verbosity >= 0 && k < st.n_checks; k++)
+			fprintf(stderr, "xferstat: %s\n", st.checks[k]);
+		xfer_import_stats_free(&st);
 		if (!ok) {
 			cli_error("import: %s", err.msg);
 			rc = XFERSTAT_EXIT_USAGE;
 			break;
 		}
 		if (verbosity >= 0)
-			fprintf(stderr,
-				"xferstat: %s: %s: %zu runs, %zu lines without a run, "
-				"%zu not recognised, %zu blank\n",
-				argv[i], xfer_format_name(st.format), st.runs, st.unused,
-				st.unrecognised, st.blank);
+			print_summary(argv[i], &st);
 		runs += st.runs;
-		unrecognised += st.unrecognised;
+		faults += st.unrecognised + st.broken + (st.dropped ? 1 : 0) + st.checks_failed;
 	}
 	if (rc == XFERSTAT_EXIT_OK && runs == 0) {
 		cli_error("import: no run found in the input; nothing written (-v tells why for each line)");
 		rc = XFERSTAT_EXIT_USAGE;
 	}
-	if (rc == XFERSTAT_EXIT_OK && strict && unrecognised > 0) {
-		cli_error("import: %zu lines not recognised (--strict); nothing written", unrecognised);
+	if (rc == XFERSTAT_EXIT_OK && strict && faults > 0) {
+		cli_error("import: %zu lines, records, sessions or table cells not right (--strict); "
+			  "nothing written", faults);
 		rc = XFERSTAT_EXIT_USAGE;
 	}
 	if (rc == XFERSTAT_EXIT_OK) {

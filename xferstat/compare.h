@@ -101,6 +101,7 @@ struct xs_comparison {
 struct xs_options {
 	double alpha;           /* level of the tests, (0, 1); default 0.05 */
 	bool arith_rate;        /* report the arithmetic mean of rates */
+	bool dev_population;    /* the table's Dev. row is the population SD */
 };
 #define XS_ALPHA_DEFAULT 0.05
 

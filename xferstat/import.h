@@ -5,14 +5,26 @@
  * netkit) and lftp transfer summaries, curl -w lines and curl's
  * -w '%{json}', nuttcp (brief, -fparse and -v lines, -i intervals),
  * NetPIPE NPtcp (np.out and stdout), iperf3 --json, irspray/irdaspray,
- * CSV and plain lists of times.  Does not own the file format of the
- * results (results.h) nor any statistics.
+ * CSV, plain lists of times, and hand-kept tables of repeated timings
+ * (with a check of their Avg. and Dev. rows).  Does not own the file
+ * format of the results (results.h) nor the statistics of `compare`.
  *
- * Every input line ends up in exactly one of four counts: a run, a line
- * of the tool that carries no run (its chatter, an interval line when
- * whole-test figures are taken...: "unused", logged at info level), a
- * blank line, or an unrecognised line (logged as a warning naming
- * FILE:LINE).  Nothing is dropped silently.
+ * Records are found wherever they sit in a line for the tools whose
+ * records start with words of their own (ftp, nuttcp, NetPIPE, irspray):
+ * after a prompt, with text after them, several in one line.  Every
+ * input line (or JSON document) ends up in exactly one of four counts: a
+ * line with one or more runs, a line of the tool that carries no run
+ * (its chatter, an interval line when whole-test figures are taken...:
+ * "unused", logged at info level), a blank line, or an unrecognised line
+ * (logged as a warning naming FILE:LINE:COLUMN).  Nothing is dropped
+ * silently.
+ *
+ * Sessions: a file holding several runs of a tool one after the other
+ * (NetPIPE sweeps, nuttcp -i or iperf3 tests taken by their intervals)
+ * gives one set per session, labelled NAME#1, NAME#2 ... (a label given
+ * in the options joins them).  A session cut short (a truncated last
+ * record, nuttcp intervals without their totals) is reported and none of
+ * its runs is imported.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -37,6 +49,7 @@ enum xfer_format {
 	XFER_FORMAT_IRSPRAY,    /* irspray / irdaspray */
 	XFER_FORMAT_CSV,        /* bytes,seconds[,label] */
 	XFER_FORMAT_TIMES,      /* one time in seconds a line; needs size */
+	XFER_FORMAT_TABLE,      /* a hand-kept table: Run, Time, Rate, Avg., Dev. */
 	XFER_FORMAT_COUNT
 };
 
@@ -55,11 +68,22 @@ struct xfer_import_opts {
 struct xfer_import_stats {
 	enum xfer_format format;  /* the format used (detected or given) */
 	size_t lines;             /* lines (or JSON documents) read */
-	size_t runs;
-	size_t unused;            /* recognised, but carry no run */
-	size_t unrecognised;
-	size_t blank;
+	size_t runs;              /* runs imported */
+	size_t run_lines;         /* lines with at least one run */
+	size_t unused;            /* lines recognised, but without a run */
+	size_t unrecognised;      /* lines not recognised */
+	size_t blank;             /* lines = run_lines + unused + unrecognised + blank */
+	size_t broken;            /* records cut or changed inside lines with runs */
+	size_t sessions;          /* sessions with runs (0 for formats without) */
+	size_t dropped;           /* runs of sessions cut short, not imported */
+	/* The table format's check of its Avg. and Dev. rows, one line of
+	 * text each ("FILE:LINE:COL: ..."); free with xfer_import_stats_free. */
+	char **checks;
+	size_t n_checks;
+	size_t checks_failed;     /* Avg./Dev. cells that match none of the statistics */
 };
+
+void xfer_import_stats_free(struct xfer_import_stats *st);
 
 /* Guesses the format of a file's content; XFER_FORMAT_AUTO if none fits.
  * "times" is a candidate only when opts->size is set. */

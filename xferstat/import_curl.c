@@ -89,14 +89,14 @@ static double member(json_object *obj, const char *key)
 }
 
 /* One document of curl -w '%{json}'. */
-static void one_transfer(struct import_sink *sink, size_t lineno, json_object *obj)
+static void one_transfer(struct import_sink *sink, struct import_pos at, json_object *obj)
 {
 	struct line_result res;
 	memset(&res, 0, sizeof(res));
 	res.run.setup_seconds = NAN;
 	json_object *v;
 	if (!json_object_is_type(obj, json_type_object)) {
-		import_sink_unrecognised(sink, lineno, "JSON value is not an object", NULL);
+		import_sink_unrecognised(sink, at, "JSON value is not an object", NULL);
 		return;
 	}
 	if (json_object_object_get_ex(obj, "exitcode", &v) && json_object_get_int(v) != 0) {
@@ -107,29 +107,29 @@ static void one_transfer(struct import_sink *sink, size_t lineno, json_object *o
 			 json_object_get_int(v),
 			 msg && json_object_is_type(msg, json_type_string)
 				 ? json_object_get_string(msg) : "no message");
-		import_sink_unused(sink, lineno, why);
+		import_sink_unused(sink, at, why);
 		return;
 	}
 	double down = member(obj, "size_download"), up = member(obj, "size_upload");
 	double pre = member(obj, "time_pretransfer"), total = member(obj, "time_total");
 	if (isnan(down) || isnan(up) || isnan(total)) {
-		import_sink_unrecognised(sink, lineno,
+		import_sink_unrecognised(sink, at,
 					 "JSON object lacks size_download, size_upload or time_total", NULL);
 		return;
 	}
 	fill(&res, down, up, pre, total);
 	if (res.kind == LINE_RUN)
-		import_sink_run(sink, lineno, &res.run, res.direction, NULL);
+		import_sink_run(sink, at, &res.run, res.direction, NULL);
 	else if (res.kind == LINE_UNUSED)
-		import_sink_unused(sink, lineno, res.why);
+		import_sink_unused(sink, at, res.why);
 	else
-		import_sink_unrecognised(sink, lineno, res.why, NULL);
+		import_sink_unrecognised(sink, at, res.why, NULL);
 }
 
-static void curl_doc(struct import_sink *sink, size_t lineno, json_object *obj, void *ctx)
+static void curl_doc(struct import_sink *sink, struct import_pos at, json_object *obj, void *ctx)
 {
 	(void)ctx;
-	one_transfer(sink, lineno, obj);
+	one_transfer(sink, at, obj);
 }
 
 bool import_curl_json_doc(struct import_sink *sink, const char *data, size_t len,

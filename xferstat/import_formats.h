@@ -24,26 +24,56 @@ enum line_kind {
 	LINE_UNUSED,   /* the tool's line, but no run in it: why says what */
 };
 
+/*
+ * A line parser is called on the whole line (in_text false: the record
+ * must fill the line, as the tool prints it) and, for the formats that
+ * can be scanned (the ones whose records start with words of their own),
+ * at every place in the line where a record could start (in_text true:
+ * text may follow the record, and `end` says where it stopped).  A why
+ * on an UNRECOGNISED result means a record started there but is cut or
+ * changed; without one nothing of the format started there.
+ */
 struct line_result {
 	enum line_kind kind;
+	bool in_text;           /* set by the driver: text may follow the record */
 	struct xfer_run run;
 	const char *direction;  /* "get", "put" or NULL (static strings) */
 	struct cursor label;    /* a label given on the line, else empty */
 	const char *why;        /* for UNUSED; optional hint for UNRECOGNISED */
+	size_t end;             /* bytes of the record (in_text), 0 if unknown */
+	bool session_end;       /* this record closes its tool's session (nuttcp totals) */
 };
 
 typedef void (*line_parse_fn)(struct cursor line, const struct xfer_import_opts *opts,
 			      struct line_result *res);
 
-/* Where runs and notes go; implemented in import.c. */
+/* Where a message points: 1-based line and column (byte) of the input. */
+struct import_pos {
+	size_t line, col;
+};
+
+/* Where runs and notes go; implemented in import.c.  Each counts for the
+ * line (or JSON document) being read; import_sink_next_item() closes it. */
 struct import_sink;
-bool import_sink_run(struct import_sink *sink, size_t lineno, const struct xfer_run *run,
+bool import_sink_run(struct import_sink *sink, struct import_pos at, const struct xfer_run *run,
 		     const char *direction, const struct cursor *label);
-void import_sink_unused(struct import_sink *sink, size_t lineno, const char *why);
-void import_sink_unrecognised(struct import_sink *sink, size_t lineno, const char *why,
+void import_sink_unused(struct import_sink *sink, struct import_pos at, const char *why);
+void import_sink_unrecognised(struct import_sink *sink, struct import_pos at, const char *why,
 			      const struct cursor *text);
 void import_sink_error(struct import_sink *sink, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same, naming the place: "FILE:LINE:COL: ...". */
+void import_sink_error_at(struct import_sink *sink, struct import_pos at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Ends the current session of the tool (iperf3: a test with its
+ * intervals); the next run starts the next one. */
+void import_sink_session_break(struct import_sink *sink);
+/* A session cut short at `at` (a truncated document): reported, and its
+ * runs are not imported. */
+void import_sink_session_cut(struct import_sink *sink, struct import_pos at, const char *why);
+/* Classifies the line or document just read by what it gave: a run, else
+ * a line without a run, else an unrecognised one. */
+void import_sink_next_item(struct import_sink *sink);
 
 /* Document formats: false on a hard error (already reported through
  * import_sink_error). */
@@ -66,6 +96,21 @@ void import_csv_line(struct cursor line, const struct xfer_import_opts *opts,
 void import_times_line(struct cursor line, const struct xfer_import_opts *opts,
 		       struct line_result *res);
 
+/* The hand-kept table (import_table.c): a whole-file format. */
+bool import_table_doc(struct import_sink *sink, const char *data, size_t len,
+		      const struct xfer_import_opts *opts);
+bool import_table_sniff(const char *data, size_t len);
+/* The sink's default label (the file's base name or --label). */
+const char *import_sink_label(const struct import_sink *sink);
+/* Counts an Avg. or Dev. cell that matches none of the statistics. */
+void import_sink_check_failed(struct import_sink *sink);
+bool import_sink_failed(const struct import_sink *sink);
+/* Counts a blank line of a document format. */
+void import_sink_blank(struct import_sink *sink);
+/* Adds a line of the table check to the caller's report. */
+void import_sink_check(struct import_sink *sink, struct import_pos at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Document formats (import_json.c walks concatenated JSON documents). */
 bool import_iperf3_doc(struct import_sink *sink, const char *data, size_t len,
 		       const struct xfer_import_opts *opts);
@@ -77,7 +122,7 @@ bool import_curl_json_doc(struct import_sink *sink, const char *data, size_t len
  * unrecognised line and ends the walk; false only on ENOMEM. */
 struct json_object;
 bool import_json_each(struct import_sink *sink, const char *data, size_t len,
-		      void (*fn)(struct import_sink *sink, size_t lineno,
+		      void (*fn)(struct import_sink *sink, struct import_pos at,
 				 struct json_object *doc, void *ctx),
 		      void *ctx);
 /* Whether the first JSON document in data looks like iperf3 --json (1),
@@ -98,6 +143,13 @@ bool text_u64_word(struct cursor *c, uint64_t *out);
 bool text_double_word(struct cursor *c, double *out);
 /* Only blanks are left. */
 bool text_rest_blank(const struct cursor *c);
+/* Where a record read up to c ends: in text (res->in_text) it may stop
+ * anywhere, and res->end is set to the bytes read from line; else only
+ * blanks may follow. */
+bool text_record_end(struct line_result *res, const struct cursor *line, const struct cursor *c);
+/* Skips blanks and consumes the literal; unlike text_word_is no blank
+ * needs to follow (for words ending in a closing parenthesis). */
+bool text_literal(struct cursor *c, const char *text);
 /* Bytes per second of a rate unit such as "KiB/s", "kB/s", "Mbytes/s",
  * "Kbytes/sec", "B/s"; 0 if unknown.  The word is whole (no ")"). */
 double text_rate_unit(const struct cursor *word);

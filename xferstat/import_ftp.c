@@ -13,28 +13,34 @@
  * derived from the bytes and the printed rate, which has 4-5 significant
  * digits.  The rest of an ftp session transcript (server replies,
  * "Connected to", "local: ... remote: ...") is recognised as unused.
+ * In text (the driver's scan of a line) the record ends after the rate.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "import_formats.h"
 
-/* Reads "(RATE UNIT)" to bytes per second; 0 if absent or malformed. */
+/* Reads "(RATE UNIT)" to bytes per second; 0 if absent or malformed.
+ * The unit ends at the ")" (which may be followed by "," or, in text,
+ * by anything). */
 static double read_rate(struct cursor *c)
 {
 	double value, unit;
-	struct cursor try = *c, word;
+	struct cursor try = *c;
 	cursor_skip_blanks(&try);
 	if (!cursor_literal(&try, "(") || !text_double(&try, &value))
 		return 0;
 	cursor_skip_blanks(&try);
-	cursor_word(&try, &word);
-	/* The word ends with ")" (or "),"): cut it off before the lookup. */
-	size_t n = cursor_remaining(&word);
-	const uint8_t *p;
-	if (n < 2 || !cursor_view(&word, n, &p) || p[n - 1] != ')')
+	struct cursor start = try;
+	size_t n = 0;
+	uint8_t ch;
+	while (cursor_peek_u8(&try, &ch) && ch != ')' && ch != ' ' && ch != '\t') {
+		cursor_u8(&try, &ch);
+		n++;
+	}
+	if (n == 0 || !cursor_literal(&try, ")"))
 		return 0;
 	struct cursor unit_word;
-	cursor_init(&unit_word, p, n - 1);
+	cursor_sub(&start, n, &unit_word);
 	unit = text_rate_unit(&unit_word);
 	if (unit == 0 || !(value > 0))
 		return 0;
@@ -115,10 +121,14 @@ void import_ftp_line(struct cursor line, const struct xfer_import_opts *opts,
 	else if (text_word_is(&c, "transferred"))
 		lftp = true;
 	else {
-		line_unrecognised(res, "byte count without received/sent/transferred");
+		/* In text, "N bytes" alone is prose, not a record cut short. */
+		line_unrecognised(res, res->in_text ? NULL
+				  : "byte count without received/sent/transferred");
 		return;
 	}
-	if (lftp && text_rest_blank(&c)) {
+	struct cursor in = c;
+	if (lftp && (text_rest_blank(&c) || (res->in_text && !text_word_is(&in, "in")))) {
+		text_record_end(res, &line, &c);
 		line_unused(res, "lftp gives no time for transfers under 1 s");
 		return;
 	}
@@ -142,7 +152,7 @@ void import_ftp_line(struct cursor line, const struct xfer_import_opts *opts,
 		return;
 	}
 	rate = read_rate(&c);
-	if (!text_rest_blank(&c)) {
+	if (!text_record_end(res, &line, &c)) {
 		line_unrecognised(res, "unexpected text after the summary");
 		return;
 	}

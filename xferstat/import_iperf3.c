@@ -4,7 +4,8 @@
  * Without --intervals one test is one run: the receiver's total
  * (end.sum_received, or end.sum for UDP, or end.sum_sent when the
  * receiver's side is missing).  With --intervals every interval's sum
- * that is not in the omitted warm-up becomes a run.  A client sends by
+ * that is not in the omitted warm-up becomes a run, and each test of a
+ * stream of several is a session of its own.  A client sends by
  * default (a "put"); with -R (start.test_start.reverse) it receives.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -51,20 +52,21 @@ static const char *sum_to_run(json_object *sum, struct xfer_run *run)
 	return NULL;
 }
 
-static void one_test(struct import_sink *sink, size_t lineno, json_object *doc, void *ctx)
+static void one_test(struct import_sink *sink, struct import_pos at, json_object *doc, void *ctx)
 {
 	const struct xfer_import_opts *opts = ctx;
+	import_sink_session_break(sink);    /* with --intervals each test is a session */
 	json_object *err = get(doc, "error");
 	if (err) {
 		char why[200];
 		snprintf(why, sizeof(why), "iperf3 reported an error: %s",
 			 json_object_is_type(err, json_type_string) ? json_object_get_string(err) : "?");
-		import_sink_unused(sink, lineno, why);
+		import_sink_unused(sink, at, why);
 		return;
 	}
 	json_object *intervals = get(doc, "intervals"), *end = get(doc, "end");
 	if (!json_object_is_type(doc, json_type_object) || (!intervals && !end)) {
-		import_sink_unrecognised(sink, lineno, "JSON document without intervals or end", NULL);
+		import_sink_unrecognised(sink, at, "JSON document without intervals or end", NULL);
 		return;
 	}
 	double reverse = 0;
@@ -77,17 +79,17 @@ static void one_test(struct import_sink *sink, size_t lineno, json_object *doc, 
 		size_t n = intervals && json_object_is_type(intervals, json_type_array)
 				   ? json_object_array_length(intervals) : 0;
 		if (n == 0)
-			import_sink_unused(sink, lineno, "no intervals in this test");
+			import_sink_unused(sink, at, "no intervals in this test");
 		for (size_t i = 0; i < n; i++) {
 			json_object *sum = get(json_object_array_get_idx(intervals, i), "sum");
 			if (json_object_get_boolean(get(sum, "omitted"))) {
-				import_sink_unused(sink, lineno, "omitted (warm-up) interval");
+				import_sink_unused(sink, at, "omitted (warm-up) interval");
 				continue;
 			}
 			why = sum_to_run(sum, &run);
 			if (why)
-				import_sink_unused(sink, lineno, why);
-			else if (!import_sink_run(sink, lineno, &run, direction, NULL))
+				import_sink_unused(sink, at, why);
+			else if (!import_sink_run(sink, at, &run, direction, NULL))
 				return;
 		}
 		return;
@@ -98,14 +100,14 @@ static void one_test(struct import_sink *sink, size_t lineno, json_object *doc, 
 	if (!sum)
 		sum = get(end, "sum_sent");
 	if (!sum) {
-		import_sink_unused(sink, lineno, "test has no end sums (interrupted?)");
+		import_sink_unused(sink, at, "test has no end sums (interrupted?)");
 		return;
 	}
 	why = sum_to_run(sum, &run);
 	if (why)
-		import_sink_unused(sink, lineno, why);
+		import_sink_unused(sink, at, why);
 	else
-		import_sink_run(sink, lineno, &run, direction, NULL);
+		import_sink_run(sink, at, &run, direction, NULL);
 }
 
 bool import_iperf3_doc(struct import_sink *sink, const char *data, size_t len,

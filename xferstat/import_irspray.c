@@ -5,6 +5,9 @@
  *   Transmitted 102400 bytes in 9.87 seconds (10.13 kbytes/s)
  *   Received 102400 bytes in 9.91 seconds (10.09 kbytes/s)
  *
+ * In text (a transcript pasted into mail, a console log) the record ends
+ * after the rate's ")" or, without a rate, after "seconds".
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "import_formats.h"
@@ -33,11 +36,12 @@ void import_irspray_line(struct cursor line, const struct xfer_import_opts *opts
 	struct cursor r = c;
 	cursor_skip_blanks(&r);
 	if (cursor_literal(&r, "(")) {
-		if (!text_double(&r, &rate) || !text_word_is(&r, "kbytes/s)") || !text_rest_blank(&r)) {
+		if (!text_double(&r, &rate) || !text_literal(&r, "kbytes/s)") ||
+		    !text_record_end(res, &line, &r)) {
 			line_unrecognised(res, "rate in parentheses cut or changed");
 			return;
 		}
-	} else if (!text_rest_blank(&c)) {
+	} else if (!text_record_end(res, &line, &c)) {
 		line_unrecognised(res, "unexpected text after the time");
 		return;
 	}

@@ -11,17 +11,35 @@
 #include <json-c/json.h>
 #include <limits.h>
 
-static void skip_space(struct cursor *c, size_t *line)
+/* Line and column, kept up to date as the walk moves. */
+struct where {
+	size_t line;
+	size_t line_start;      /* cursor position where the line begins */
+};
+
+static void count_newlines(struct where *w, const uint8_t *p, size_t n, size_t from)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '\n') {
+			w->line++;
+			w->line_start = from + i + 1;
+		}
+}
+
+static void skip_space(struct cursor *c, struct where *w)
 {
 	uint8_t ch;
 	while (cursor_peek_u8(c, &ch) && (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')) {
 		cursor_u8(c, &ch);
-		*line += ch == '\n';
+		if (ch == '\n') {
+			w->line++;
+			w->line_start = c->pos;
+		}
 	}
 }
 
 /* Parses the document at the cursor; NULL (with *why) if it does not. */
-static json_object *parse_one(json_tokener *tok, struct cursor *c, size_t *line,
+static json_object *parse_one(json_tokener *tok, struct cursor *c, struct where *w,
 			      const char **why)
 {
 	size_t left = cursor_remaining(c);
@@ -48,19 +66,18 @@ static json_object *parse_one(json_tokener *tok, struct cursor *c, size_t *line,
 						  : json_tokener_error_desc(e);
 		return NULL;
 	}
-	for (size_t i = 0; i < used; i++)
-		*line += p[i] == '\n';
+	count_newlines(w, p, used, c->pos);
 	cursor_skip(c, used);
 	return obj;
 }
 
 bool import_json_each(struct import_sink *sink, const char *data, size_t len,
-		      void (*fn)(struct import_sink *sink, size_t lineno,
+		      void (*fn)(struct import_sink *sink, struct import_pos at,
 				 struct json_object *doc, void *ctx),
 		      void *ctx)
 {
 	struct cursor c;
-	size_t line = 1;
+	struct where w = { 1, 0 };
 	cursor_init(&c, data, len);
 	json_tokener *tok = json_tokener_new();
 	if (!tok) {
@@ -68,20 +85,25 @@ bool import_json_each(struct import_sink *sink, const char *data, size_t len,
 		return false;
 	}
 	for (;;) {
-		skip_space(&c, &line);
+		skip_space(&c, &w);
 		if (cursor_at_end(&c))
 			break;
-		size_t start = line;
+		struct import_pos start = { w.line, c.pos - w.line_start + 1 };
 		const char *why = NULL;
 		struct cursor here = c;
-		json_object *obj = parse_one(tok, &c, &line, &why);
+		json_object *obj = parse_one(tok, &c, &w, &why);
 		if (!obj) {
 			struct cursor first;
 			cursor_line(&here, &first);
 			import_sink_unrecognised(sink, start, why, &first);
+			import_sink_next_item(sink);
+			/* The document is a session of its own (iperf3 -i). */
+			import_sink_session_break(sink);
+			import_sink_session_cut(sink, start, why);
 			break;
 		}
 		fn(sink, start, obj, ctx);
+		import_sink_next_item(sink);
 		json_object_put(obj);
 	}
 	json_tokener_free(tok);
@@ -91,17 +113,17 @@ bool import_json_each(struct import_sink *sink, const char *data, size_t len,
 int import_json_sniff(const char *data, size_t len)
 {
 	struct cursor c;
-	size_t line = 1;
+	struct where w = { 1, 0 };
 	const char *why;
 	cursor_init(&c, data, len);
-	skip_space(&c, &line);
+	skip_space(&c, &w);
 	uint8_t ch;
 	if (!cursor_peek_u8(&c, &ch) || ch != '{')
 		return 0;
 	json_tokener *tok = json_tokener_new();
 	if (!tok)
 		return 0;
-	json_object *obj = parse_one(tok, &c, &line, &why);
+	json_object *obj = parse_one(tok, &c, &w, &why);
 	json_tokener_free(tok);
 	int kind = 0;
 	if (obj && json_object_is_type(obj, json_type_object)) {

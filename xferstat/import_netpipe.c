@@ -8,6 +8,10 @@
  * too) in the measured one-way time.  The time is what NetPIPE measured;
  * its Mbps (2^20 bit/s) is not used.
  *
+ * In text only the stdout form is looked for (np.out's bare numbers would
+ * match any figures); it ends after "usec".  Each sweep (its block sizes
+ * growing from the first) is a session of its own.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "import_formats.h"
@@ -40,7 +44,7 @@ void import_netpipe_line(struct cursor line, const struct xfer_import_opts *opts
 	struct cursor c = line, cols = line;
 	uint64_t n, bytes, times;
 	double mbps, t;
-	if (text_u64_word(&cols, &n)) {
+	if (!res->in_text && text_u64_word(&cols, &n)) {
 		/* np.out */
 		if (!text_double_word(&cols, &mbps) || !text_double_word(&cols, &t) ||
 		    !text_rest_blank(&cols)) {
@@ -51,17 +55,22 @@ void import_netpipe_line(struct cursor line, const struct xfer_import_opts *opts
 		return;
 	}
 	if (!text_u64(&c, &n) || !cursor_literal(&c, ":")) {
-		if (is_chatter(line))
+		if (!res->in_text && is_chatter(line))
 			line_unused(res, "NetPIPE progress message");
 		else
 			line_unrecognised(res, NULL);
 		return;
 	}
-	if (!text_u64(&c, &bytes) || !text_word_is(&c, "bytes") || !text_u64(&c, &times) ||
+	if (!text_u64(&c, &bytes) || !text_word_is(&c, "bytes")) {
+		/* In text "12:34" is a clock, not a NetPIPE line cut short. */
+		line_unrecognised(res, res->in_text ? NULL : "NetPIPE progress line cut or changed");
+		return;
+	}
+	if (!text_u64(&c, &times) ||
 	    !text_word_is(&c, "times") || !text_word_is(&c, "-->") ||
 	    !text_double(&c, &mbps) || !text_word_is(&c, "Mbps") ||
 	    !text_word_is(&c, "in") || !text_double(&c, &t) ||
-	    !text_word_is(&c, "usec") || !text_rest_blank(&c)) {
+	    !text_literal(&c, "usec") || !text_record_end(res, &line, &c)) {
 		line_unrecognised(res, "NetPIPE progress line cut or changed");
 		return;
 	}

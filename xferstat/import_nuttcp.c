@@ -14,6 +14,11 @@
  * not.  In -v output the transmitter's line (nuttcp-t) is the run and
  * the receiver's report of the same transfer is unused.
  *
+ * In text a record ends after its last figure: the "N %TX N %RX N
+ * retrans N msRTT" tail of the brief form, the key=value pairs of
+ * -fparse, "Mbps" in -v.  With --intervals the totals line closes the
+ * session of the intervals before it.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "import_formats.h"
@@ -59,6 +64,50 @@ static void interval_or_summary(struct line_result *res, bool interval,
 		line_unused(res, "summary line (--intervals takes the interval lines)");
 }
 
+/* The key=value pairs after a -fparse record (tx_cpu=33 retrans=0 ...). */
+static void skip_pairs(struct cursor *c)
+{
+	for (;;) {
+		struct cursor t = *c;
+		uint8_t ch;
+		size_t n = 0;
+		double v;
+		cursor_skip_blanks(&t);
+		while (cursor_peek_u8(&t, &ch) && ((ch >= 'a' && ch <= 'z') || ch == '_')) {
+			cursor_u8(&t, &ch);
+			n++;
+		}
+		if (n == 0 || !cursor_literal(&t, "=") || !cursor_parse_double(&t, &v))
+			return;
+		*c = t;
+	}
+}
+
+/* The figures after the rate of a brief line ("26 %TX 71 %RX 0 retrans
+ * 0.19 msRTT", UDP's "0 / 153 drop/pkt 0.00 %loss"); whether %TX (a
+ * totals line) was among them. */
+static bool skip_tail(struct cursor *c)
+{
+	static const char *const words[] = { "%TX", "%RX", "retrans", "msRTT", "drop/pkt",
+					     "%loss", "host-retrans" };
+	bool totals = false;
+	for (;;) {
+		struct cursor t = *c;
+		double v;
+		if (!text_double(&t, &v))
+			return totals;
+		if (text_word_is(&t, "/") && !text_double(&t, &v))
+			return totals;
+		size_t i = 0;
+		while (i < sizeof(words) / sizeof(words[0]) && !text_word_is(&t, words[i]))
+			i++;
+		if (i == sizeof(words) / sizeof(words[0]))
+			return totals;
+		totals = totals || i == 0;
+		*c = t;
+	}
+}
+
 /* key=value for a fixed key, then a blank or the end. */
 static bool kv(struct cursor *c, const char *key, double *out)
 {
@@ -70,9 +119,10 @@ static bool kv(struct cursor *c, const char *key, double *out)
 	return true;
 }
 
-static void parse_line(struct cursor c, const struct xfer_import_opts *opts,
+static void parse_line(struct cursor line, const struct xfer_import_opts *opts,
 		       struct line_result *res)
 {
+	struct cursor c = line;
 	double mb, secs, mbps;
 	cursor_skip_blanks(&c);
 	if (kv(&c, "megabytes", &mb)) {
@@ -89,6 +139,9 @@ static void parse_line(struct cursor c, const struct xfer_import_opts *opts,
 			line_unrecognised(res, "no rate_Mbps=");
 			return;
 		}
+		skip_pairs(&c);
+		text_record_end(res, &line, &c);
+		res->session_end = !interval;
 		interval_or_summary(res, interval, opts);
 		if (res->kind == LINE_UNRECOGNISED)
 			finish(res, mb, secs, mbps);
@@ -110,6 +163,8 @@ static void parse_line(struct cursor c, const struct xfer_import_opts *opts,
 				line_unrecognised(res, "nuttcp -v total without its rates");
 				return;
 			}
+			text_record_end(res, &line, &r);
+			res->session_end = true;
 			if (!transmitter) {
 				line_unused(res, "receiver's report of the transfer (nuttcp-t line is the run)");
 				return;
@@ -124,13 +179,23 @@ static void parse_line(struct cursor c, const struct xfer_import_opts *opts,
 		line_unused(res, "nuttcp -v detail");
 		return;
 	}
-	if (!text_double(&c, &mb) || !text_word_is(&c, "MB") || !text_word_is(&c, "/") ||
-	    !text_double(&c, &secs) || !text_word_is(&c, "sec") || !text_word_is(&c, "=") ||
-	    !text_double(&c, &mbps) || !text_word_is(&c, "Mbps")) {
+	if (!text_double(&c, &mb) || !text_word_is(&c, "MB")) {
 		line_unrecognised(res, NULL);
 		return;
 	}
-	bool interval = !has_word(c, "%TX");
+	if (!text_word_is(&c, "/") || !text_double(&c, &secs) || !text_word_is(&c, "sec") ||
+	    !text_word_is(&c, "=") || !text_double(&c, &mbps) || !text_word_is(&c, "Mbps")) {
+		line_unrecognised(res, "expected MB / SECONDS sec = RATE Mbps");
+		return;
+	}
+	bool interval;
+	if (res->in_text) {
+		interval = !skip_tail(&c);
+		text_record_end(res, &line, &c);
+	} else {
+		interval = !has_word(c, "%TX");
+	}
+	res->session_end = !interval;
 	interval_or_summary(res, interval, opts);
 	if (res->kind == LINE_UNRECOGNISED)
 		finish(res, mb, secs, mbps);

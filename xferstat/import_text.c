@@ -209,3 +209,22 @@ void line_run(struct line_result *res, uint64_t bytes, double seconds)
 	res->run.bytes = bytes;
 	res->run.seconds = seconds;
 }
+
+bool text_record_end(struct line_result *res, const struct cursor *line, const struct cursor *c)
+{
+	if (res->in_text) {
+		res->end = c->pos - line->pos;
+		return cursor_ok(c);
+	}
+	return text_rest_blank(c);
+}
+
+bool text_literal(struct cursor *c, const char *text)
+{
+	struct cursor try = *c;
+	cursor_skip_blanks(&try);
+	if (!cursor_literal(&try, text))
+		return false;
+	*c = try;
+	return true;
+}

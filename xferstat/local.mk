@@ -12,7 +12,7 @@ xferstat_libxferio_la_SOURCES = \
 	xferstat/import_text.c xferstat/import_json.c \
 	xferstat/import_ftp.c xferstat/import_curl.c xferstat/import_nuttcp.c \
 	xferstat/import_netpipe.c xferstat/import_iperf3.c xferstat/import_irspray.c \
-	xferstat/import_csv.c \
+	xferstat/import_csv.c xferstat/import_table.c \
 	xferstat/run.c xferstat/run.h \
 	xferstat/link.c xferstat/link.h
 xferstat_libxferio_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS) $(LIBNL_CFLAGS)
@@ -45,6 +45,7 @@ EXTRA_DIST += tests/fixtures/xferstat
 # Script tests (real tools and servers on loopback / own namespaces).
 XFERSTAT_SCRIPT_TESTS = \
 	tests/xferstat-cli.sh \
+	tests/xferstat-import-table.sh \
 	tests/xferstat-import-live.sh \
 	tests/xferstat-run-vsftpd.sh \
 	tests/xferstat-run-errors.sh \

@@ -146,7 +146,7 @@ struct compare_args {
 static void compare_usage(FILE *out)
 {
 	fputs("usage: xferstat compare [--json|--csv|--markdown] [--alpha A] [--arith-rate]\n"
-	      "                        [--plot|--no-plot] FILE.json...\n"
+	      "                        [--population] [--plot|--no-plot] FILE.json...\n"
 	      "Prints the runs of every result set side by side (Time and Rate), their\n"
 	      "statistics, and each set against the first: Welch's t-test, the Mann-Whitney\n"
 	      "U test, and a verdict in words.\n"
@@ -156,6 +156,8 @@ static void compare_usage(FILE *out)
 	      "  -a, --alpha A     level of the tests (default 0.05)\n"
 	      "      --arith-rate  report the arithmetic mean of the run rates instead of\n"
 	      "                    total bytes / total time (labelled as such)\n"
+	      "      --population  the Dev. row is the population SD (divisor n), labelled\n"
+	      "                    Dev.(pop.), to compare with old tables that used it\n"
 	      "      --plot        add a strip plot of the rates (text output; default\n"
 	      "                    when standard output is a terminal); --no-plot: never\n"
 	      "  -h, --help        this help\n", out);
@@ -169,6 +171,7 @@ static int compare_parse(int argc, char **argv, struct compare_args *a)
 		{ "markdown", no_argument, NULL, 'M' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "arith-rate", no_argument, NULL, 'R' },
+		{ "population", no_argument, NULL, 'D' },
 		{ "plot", no_argument, NULL, 'P' },
 		{ "no-plot", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
@@ -184,6 +187,7 @@ static int compare_parse(int argc, char **argv, struct compare_args *a)
 		case 'C': a->format = CMP_CSV; break;
 		case 'M': a->format = CMP_MARKDOWN; break;
 		case 'R': a->opt.arith_rate = true; break;
+		case 'D': a->opt.dev_population = true; break;
 		case 'P': a->plot = 1; break;
 		case 'N': a->plot = 0; break;
 		case 'h': compare_usage(stdout); return -1;
@@ -233,7 +237,7 @@ static void compare_render(const struct xs_report *r, const struct compare_args 
 
 int xferstat_cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { CMP_TEXT, -1, { XS_ALPHA_DEFAULT, false } };
+	struct compare_args a = { CMP_TEXT, -1, { XS_ALPHA_DEFAULT, false, false } };
 	struct xfer_sets sets;
 	struct xs_report r;
 	struct xs_out o;
@@ -274,6 +278,7 @@ static int plot_parse(int argc, char **argv, const char **output, struct xs_opti
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "arith-rate", no_argument, NULL, 'R' },
+		{ "population", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -303,7 +308,7 @@ static int plot_parse(int argc, char **argv, const char **output, struct xs_opti
 
 int xferstat_cmd_plot(int argc, char **argv)
 {
-	struct xs_options opt = { XS_ALPHA_DEFAULT, false };
+	struct xs_options opt = { XS_ALPHA_DEFAULT, false, false };
 	const char *output = NULL;
 	struct xfer_sets sets;
 	struct xs_report r;

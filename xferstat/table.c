@@ -210,13 +210,21 @@ static void fill_run_rows(struct grid *g, const struct xs_report *r,
 	}
 }
 
+/* "Dev." is the sample SD; with --population the row says it is not. */
+static const char *dev_row_name(const struct xs_report *r)
+{
+	return r->opt.dev_population ? "Dev.(pop.)" : "Dev.";
+}
+
 static void fill_summary_rows(struct grid *g, const struct xs_report *r,
 			      const struct number_format *f, size_t avg_row)
 {
 	const char *pad = report_has_outliers(r) ? " " : "";
 
+	bool pop = r->opt.dev_population;
+
 	snprintf(grid_at(g, avg_row, 0), CELL_MAX, "Avg.");
-	snprintf(grid_at(g, avg_row + 1, 0), CELL_MAX, "Dev.");
+	snprintf(grid_at(g, avg_row + 1, 0), CELL_MAX, "%s", dev_row_name(r));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct xs_condition *c = &r->cond[i];
 		size_t col = 1 + 2 * i;
@@ -225,6 +233,14 @@ static void fill_summary_rows(struct grid *g, const struct xs_report *r,
 			 c->time_s.mean, pad);
 		snprintf(grid_at(g, avg_row, col + 1), CELL_MAX, "%.*f%s", f->rate_dec,
 			 c->rate_mean / f->unit.divisor, pad);
+		if (pop) {
+			/* The population SD is defined for one run too (0). */
+			snprintf(grid_at(g, avg_row + 1, col), CELL_MAX, "%.*f%s", f->time_dec,
+				 c->time_s.sd_population, pad);
+			snprintf(grid_at(g, avg_row + 1, col + 1), CELL_MAX, "%.*f%s", f->rate_dec,
+				 c->rate_s.sd_population / f->unit.divisor, pad);
+			continue;
+		}
 		if (!c->time_s.has_sd) {
 			snprintf(grid_at(g, avg_row + 1, col), CELL_MAX, "n/a%s", pad);
 			snprintf(grid_at(g, avg_row + 1, col + 1), CELL_MAX, "n/a%s", pad);
@@ -313,8 +329,12 @@ static void table_footnotes(struct xs_out *o, const struct xs_report *r, const c
 	xs_out_printf(o, "%sAvg. rate = %s.\n", bullet, r->opt.arith_rate ?
 		      "arithmetic mean of the run rates (--arith-rate)" :
 		      "total bytes / total time (the byte-weighted harmonic mean of the run rates)");
-	xs_out_printf(o, "%sDev. = sample standard deviation (divisor n-1); n/a for a single run.\n",
-		      bullet);
+	if (r->opt.dev_population)
+		xs_out_printf(o, "%sDev.(pop.) = population standard deviation (divisor n, as older "
+			      "tables had it; --population); the sample SD is below.\n", bullet);
+	else
+		xs_out_printf(o, "%sDev. = sample standard deviation (divisor n-1); n/a for a single "
+			      "run.\n", bullet);
 	if (outliers)
 		xs_out_printf(o, "%s* = outlier run (modified z-score |M| > %.1f in time or rate); "
 			      "kept in every statistic.\n", bullet, XS_OUTLIER_Z);
@@ -485,10 +505,17 @@ bool xs_render_csv(const struct xs_report *r, struct xs_out *o)
 		csv_number(o, true, r->cond[i].time_s.mean);
 		csv_number(o, true, r->cond[i].rate_mean);
 	}
-	xs_out_printf(o, "\nDev.");
+	xs_out_printf(o, "\n%s", dev_row_name(r));
 	for (size_t i = 0; i < r->n; i++) {
-		csv_number(o, r->cond[i].time_s.has_sd, r->cond[i].time_s.sd);
-		csv_number(o, r->cond[i].rate_s.has_sd, r->cond[i].rate_s.sd);
+		const struct xs_condition *c = &r->cond[i];
+
+		if (r->opt.dev_population) {
+			csv_number(o, true, c->time_s.sd_population);
+			csv_number(o, true, c->rate_s.sd_population);
+		} else {
+			csv_number(o, c->time_s.has_sd, c->time_s.sd);
+			csv_number(o, c->rate_s.has_sd, c->rate_s.sd);
+		}
 	}
 	xs_out_printf(o, "\n");
 	return xs_out_ok(o);
@@ -653,6 +680,8 @@ bool xs_render_json(const struct xs_report *r, struct xs_out *o)
 	json_object_object_add(root, "xferstat_compare", json_object_new_int(1));
 	json_object_object_add(root, "alpha", json_object_new_double(r->opt.alpha));
 	json_object_object_add(root, "ci_level", json_object_new_double(XS_CI_LEVEL));
+	json_object_object_add(root, "dev_row", json_object_new_string(
+		r->opt.dev_population ? "sd_population" : "sd"));
 	for (size_t i = 0; i < r->n; i++)
 		json_object_array_add(conds, json_condition(&r->cond[i]));
 	for (size_t i = 1; i < r->n; i++)

@@ -1,6 +1,6 @@
 /*
- * ircomm.c: IrCOMM cooked connections (client procedure, server) over
- * TinyTP.  See ircomm.h.
+ * ircomm.c: IrCOMM connections (client procedure, server): cooked over
+ * TinyTP, 3-wire raw over plain IrLMP.  See ircomm.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -11,6 +11,7 @@
 #include "ircomm.h"
 
 #define COOKED (IRCOMM_SVC_3WIRE | IRCOMM_SVC_9WIRE)
+#define RAW IRCOMM_SVC_3WIRE_RAW
 #define LINES_DTE (IRCOMM_DTE_DTR | IRCOMM_DTE_RTS)
 #define LINES_DCE (IRCOMM_DCE_CTS | IRCOMM_DCE_DSR | IRCOMM_DCE_RI | IRCOMM_DCE_CD)
 /* Items a user may set and a peer may report as settings. */
@@ -31,7 +32,8 @@ struct ircomm {
 	struct ias_query *q;
 	bool step_due;               /* client: next step waits for ircomm_tick */
 	uint8_t lsap;
-	struct ttp *t;
+	struct ttp *t;               /* cooked */
+	struct lmp_conn *lc;         /* 3-wire raw */
 	uint8_t service;
 	uint8_t dte;                 /* our lines, no deltas */
 	uint8_t dce;                 /* the peer's lines, no deltas */
@@ -52,7 +54,8 @@ struct ircomm_server {
 	void *ctx;
 	struct irlmp *lm;
 	struct ias_db *db;
-	struct ttp_listener *tl;
+	struct ttp_listener *tl;     /* when cooked types are offered */
+	struct lmp_listener *ll;     /* when 3-wire raw is */
 	int object;
 	struct ircomm *conn;
 };
@@ -83,7 +86,8 @@ void ircomm_config_defaults(struct ircomm_config *cfg)
 
 static bool config_ok(const struct ircomm_config *cfg)
 {
-	return cfg->service_types && !(cfg->service_types & ~COOKED) && !(cfg->dte & ~LINES_DTE);
+	return cfg->service_types && !(cfg->service_types & ~(COOKED | RAW)) &&
+	       !(cfg->dte & ~LINES_DTE);
 }
 
 static void set_state(struct ircomm *c, enum ircomm_state to, const char *event)
@@ -114,6 +118,14 @@ static struct ircomm *conn_alloc(const struct ircomm_config *cfg, ircomm_event_f
 
 static void server_lost_conn(struct ircomm_server *s);
 
+/* Raw: what lmp_conn dropped for want of a reader (IrLMP cannot stop
+ * the peer), read while the connection is there. */
+static void note_drops(struct ircomm *c)
+{
+	if (c->lc)
+		c->stats.rx_dropped = lmp_get_stats(c->lc)->rx_dropped;
+}
+
 /* Drops every tie to the layers below (no event). */
 static void detach(struct ircomm *c)
 {
@@ -124,6 +136,11 @@ static void detach(struct ircomm *c)
 	if (c->t) {
 		ttp_disconnect(c->t);
 		c->t = NULL;
+	}
+	if (c->lc) {
+		note_drops(c);
+		lmp_disconnect(c->lc);
+		c->lc = NULL;
 	}
 	if (c->srv) {
 		struct ircomm_server *s = c->srv;
@@ -170,14 +187,48 @@ static void finish(struct ircomm *c, int err, enum irlmp_reason reason, const ch
 	c->dead = true;
 }
 
+/* ---- the connection below: TinyTP (cooked) or IrLMP (raw) ------------ */
+
+static int link_send(struct ircomm *c, const uint8_t *data, size_t len)
+{
+	return c->t ? ttp_send(c->t, data, len) : lmp_send(c->lc, data, len);
+}
+
+static long link_recv(struct ircomm *c, uint8_t *buf, size_t cap)
+{
+	return c->t ? ttp_recv(c->t, buf, cap) : c->lc ? lmp_recv(c->lc, buf, cap) : 0;
+}
+
+static size_t link_pending(const struct ircomm *c)
+{
+	return c->t ? ttp_tx_pending(c->t) : c->lc ? lmp_tx_pending(c->lc) : 0;
+}
+
 /* ---- sending ------------------------------------------------------- */
 
-/* Largest SDU the peer takes in one PDU (SAR off), clen included. */
+/* Largest SDU the peer takes in one PDU (SAR off), clen included; raw:
+ * one LM-PDU, all data. */
 static size_t sdu_room(const struct ircomm *c)
 {
-	size_t m = ttp_max_send(c->t);
+	size_t m = c->t ? ttp_max_send(c->t) : lmp_max_send(c->lc);
 
 	return m < IRCOMM_SDU_MAX ? m : IRCOMM_SDU_MAX;
+}
+
+/* Raw: up to one LM-PDU of data, no control channel. */
+static long send_raw(struct ircomm *c, const uint8_t *data, size_t len)
+{
+	size_t room = sdu_room(c);
+	int r;
+
+	if (len > room)
+		len = room;
+	r = lmp_send(c->lc, data, len);
+	if (r < 0)
+		return r;
+	c->stats.sdus_tx++;
+	c->stats.bytes_tx += len;
+	return (long)len;
 }
 
 /* Queues one SDU: the pending control items and up to len bytes of
@@ -189,6 +240,8 @@ static long send_sdu(struct ircomm *c, const uint8_t *data, size_t len)
 	int clen = 0, n;
 	size_t room = sdu_room(c);
 
+	if (c->lc)
+		return send_raw(c, data, len);
 	if (c->pend.present) {
 		clen = ircomm_params_build(ctrl, sizeof(ctrl), &c->pend);
 		if (clen < 0)
@@ -201,7 +254,7 @@ static long send_sdu(struct ircomm *c, const uint8_t *data, size_t len)
 	n = ircomm_sdu_build(sdu, sizeof(sdu), ctrl, (size_t)clen, data, len);
 	if (n < 0)
 		return n;
-	n = ttp_send(c->t, sdu, (size_t)n);
+	n = link_send(c, sdu, (size_t)n);
 	if (n < 0)
 		return n;
 	if (clen)
@@ -217,7 +270,7 @@ static void flush_ctrl(struct ircomm *c)
 	long r;
 
 	if (!c->pend.present || !c->t || !ttp_is_connected(c->t))
-		return;
+		return;   /* raw has no control channel: nothing is pended there */
 	r = send_sdu(c, NULL, 0);
 	if (r == -ENOBUFS)
 		c->want_writable = true;
@@ -376,9 +429,9 @@ static void pump(struct ircomm *c)
 	if (c->pumping)
 		return;
 	c->pumping = true;
-	while (!c->dead && c->t && c->rx_pos == c->rx_len) {
+	while (!c->dead && (c->t || c->lc) && c->rx_pos == c->rx_len) {
 		struct ircomm_sdu s;
-		long n = ttp_recv(c->t, c->sdu, sizeof(c->sdu));
+		long n = link_recv(c, c->sdu, sizeof(c->sdu));
 
 		if (n == 0)
 			break;
@@ -388,7 +441,10 @@ static void pump(struct ircomm *c)
 			break;
 		}
 		c->stats.sdus_rx++;
-		if (ircomm_sdu_split(c->sdu, (size_t)n, &s) < 0) {
+		if (c->lc) {
+			/* raw: every byte is user data */
+			s = (struct ircomm_sdu){ .data = c->sdu, .len = (size_t)n };
+		} else if (ircomm_sdu_split(c->sdu, (size_t)n, &s) < 0) {
 			log_msg(c->cfg.log, LOG_LEVEL_WARNING,
 				"ircomm: SDU of %ld bytes with clen past its end dropped", n);
 			c->stats.bad_sdus++;
@@ -410,34 +466,68 @@ static void pump(struct ircomm *c)
 	c->pumping = false;
 }
 
-/* ---- TinyTP events --------------------------------------------------- */
+/* ---- events of the connection below ----------------------------------- */
+
+/* Client: our connect was confirmed.  Cooked: the initial parameters go
+ * first; raw has no control channel (digest 7.1). */
+static void on_link_connected(struct ircomm *c)
+{
+	struct ircomm_event out = { .type = IRCOMM_EV_CONNECTED };
+
+	set_state(c, IRCOMM_OPEN, c->lc ? "IrLMP connected (raw)" : "TinyTP connected");
+	if (!c->lc) {
+		pend_initial(c, true);
+		flush_ctrl(c);
+	}
+	emit(c, &out);
+}
+
+static void on_link_writable(struct ircomm *c)
+{
+	struct ircomm_event out = { .type = IRCOMM_EV_WRITABLE };
+
+	flush_ctrl(c);
+	if (c->want_writable && !c->dead && c->state == IRCOMM_OPEN) {
+		c->want_writable = false;
+		emit(c, &out);
+	}
+}
 
 static void conn_ttp_event(struct ircomm *c, const struct ttp_event *ev)
 {
-	struct ircomm_event out = { 0 };
-
 	switch (ev->type) {
-	case TTP_EV_CONNECTED: /* client: our connect was confirmed */
-		set_state(c, IRCOMM_OPEN, "TinyTP connected");
-		pend_initial(c, true);
-		flush_ctrl(c);
-		out.type = IRCOMM_EV_CONNECTED;
-		emit(c, &out);
+	case TTP_EV_CONNECTED:
+		on_link_connected(c);
 		break;
 	case TTP_EV_READABLE:
 		pump(c);
 		break;
 	case TTP_EV_WRITABLE:
-		flush_ctrl(c);
-		if (c->want_writable && !c->dead && c->state == IRCOMM_OPEN) {
-			c->want_writable = false;
-			out.type = IRCOMM_EV_WRITABLE;
-			emit(c, &out);
-		}
+		on_link_writable(c);
 		break;
 	case TTP_EV_DISCONNECTED:
 		c->t = NULL;  /* TinyTP frees it after we return */
 		finish(c, 0, ev->reason, "TinyTP disconnected");
+		break;
+	}
+}
+
+static void conn_lmp_event(struct ircomm *c, const struct lmp_event *ev)
+{
+	switch (ev->type) {
+	case LMP_EV_CONNECTED:
+		on_link_connected(c);
+		break;
+	case LMP_EV_READABLE:
+		pump(c);
+		break;
+	case LMP_EV_WRITABLE:
+		on_link_writable(c);
+		break;
+	case LMP_EV_DISCONNECTED:
+		note_drops(c);
+		c->lc = NULL;  /* lmp_conn frees it after we return */
+		finish(c, 0, ev->reason, "IrLMP disconnected");
 		break;
 	}
 }
@@ -448,6 +538,16 @@ static void client_ttp_event(void *ctx, const struct ttp_event *ev)
 
 	enter(c);
 	conn_ttp_event(c, ev);
+	leave(c);
+}
+
+/* Events of a raw connection, ours or a server's (lmp_set_handler). */
+static void raw_lmp_event(void *ctx, const struct lmp_event *ev)
+{
+	struct ircomm *c = ctx;
+
+	enter(c);
+	conn_lmp_event(c, ev);
 	leave(c);
 }
 
@@ -473,6 +573,23 @@ static void on_lsap(void *ctx, int ret, const struct ias_response *resp)
 	leave(c);
 }
 
+/* The service type to use against a peer that offers these: the best
+ * common one, or 3-wire raw when that is all the peer offers. */
+static uint8_t client_service(const struct ircomm *c, uint8_t offered)
+{
+	uint8_t st = ircomm_best_service(offered, c->cfg.service_types);
+
+	if (!st && (offered & RAW) &&
+	    ((c->cfg.service_types & RAW) || !(offered & COOKED)))
+		st = RAW;
+	return st;
+}
+
+static const char *service_name(uint8_t st)
+{
+	return st == IRCOMM_SVC_9WIRE ? "9-wire" : st == IRCOMM_SVC_3WIRE ? "3-wire" : "3-wire raw";
+}
+
 static void on_params(void *ctx, int ret, const struct ias_response *resp)
 {
 	struct ircomm *c = ctx;
@@ -481,21 +598,28 @@ static void on_params(void *ctx, int ret, const struct ias_response *resp)
 
 	enter(c);
 	c->q = NULL;
-	if (ret != IAS_SUCCESS) {
+	if (ret == IAS_NO_SUCH_ATTRIBUTE) {
+		/* An IrCOMM object without Parameters: a raw-only (IrLPT-style)
+		 * server publishes just IrDA:IrLMP:LsapSel. */
+		log_msg(c->cfg.log, LOG_LEVEL_INFO,
+			"ircomm: device %08x has no IrCOMM Parameters: trying 3-wire raw", c->daddr);
+		c->service = RAW;
+		c->step_due = true;
+	} else if (ret != IAS_SUCCESS) {
 		finish(c, ret < 0 ? ret : -ENOENT, 0, "no Parameters");
 	} else if (resp->value.type != IAS_OCTETS ||
 		   (r = ircomm_ias_params_parse(resp->value.bytes, resp->value.len, &p)) < 0) {
 		log_msg(c->cfg.log, LOG_LEVEL_WARNING, "ircomm: IAS Parameters of device %08x unusable",
 			c->daddr);
 		finish(c, r, 0, "bad Parameters");
-	} else if (!(c->service = ircomm_best_service(p.service_type, c->cfg.service_types))) {
+	} else if (!(c->service = client_service(c, p.service_type))) {
 		log_msg(c->cfg.log, LOG_LEVEL_WARNING,
 			"ircomm: device %08x offers service types 0x%02x, we take 0x%02x", c->daddr,
 			p.service_type, c->cfg.service_types);
 		finish(c, -EPROTONOSUPPORT, 0, "no common service type");
 	} else {
 		log_msg(c->cfg.log, LOG_LEVEL_INFO, "ircomm: peer offers 0x%02x, chose %s",
-			p.service_type, c->service == IRCOMM_SVC_9WIRE ? "9-wire" : "3-wire");
+			p.service_type, service_name(c->service));
 		c->step_due = true;
 	}
 	leave(c);
@@ -535,12 +659,22 @@ void ircomm_tick(struct ircomm *c, uint64_t now_us)
 	enter(c);
 	c->step_due = false;
 	if (c->state == IRCOMM_QUERY_PARAMS) {
-		c->q = ias_query_start(c->lm, c->daddr, IRCOMM_CLASS, IRCOMM_ATTR_LSAP, on_lsap, c,
-				       now_us);
+		c->q = ias_query_start(c->lm, c->daddr, IRCOMM_CLASS,
+				       c->service == RAW ? IRCOMM_ATTR_LMP_LSAP : IRCOMM_ATTR_LSAP,
+				       on_lsap, c, now_us);
 		if (c->q)
 			set_state(c, IRCOMM_QUERY_LSAP, "Parameters answer");
 		else
 			finish(c, -ENOMEM, 0, "IAS query failed to start");
+	} else if (c->state == IRCOMM_QUERY_LSAP && c->service == RAW) {
+		struct lmp_config lc;
+		lmp_config_defaults(&lc);
+		lc.log = c->cfg.ttp.log;
+		c->lc = lmp_connect(c->lm, c->daddr, c->lsap, &lc, raw_lmp_event, c, now_us);
+		if (c->lc)
+			set_state(c, IRCOMM_CONNECTING, "IrLMP LsapSel answer");
+		else
+			finish(c, -ENOMEM, 0, "IrLMP connect failed to start");
 	} else if (c->state == IRCOMM_QUERY_LSAP) {
 		c->t = ttp_connect(c->lm, c->daddr, c->lsap, &c->cfg.ttp, client_ttp_event, c, now_us);
 		if (c->t)
@@ -559,7 +693,7 @@ static int publish(struct ircomm_server *s)
 	int n = ircomm_ias_params_build(params, sizeof(params), s->cfg.service_types,
 					s->cfg.port_type);
 	struct ias_value pv = { .type = IAS_OCTETS, .bytes = params, .len = (size_t)(n > 0 ? n : 0) };
-	struct ias_value lv = { .type = IAS_INTEGER, .integer = ttp_listener_lsap(s->tl) };
+	struct ias_value lv = { .type = IAS_INTEGER };
 	int id, r;
 
 	if (n < 0)
@@ -568,8 +702,14 @@ static int publish(struct ircomm_server *s)
 	if (id < 0)
 		return id;
 	r = ias_db_add_attr(s->db, id, IRCOMM_ATTR_PARAMETERS, &pv);
-	if (r == 0)
+	if (r == 0 && s->tl) {
+		lv.integer = ttp_listener_lsap(s->tl);
 		r = ias_db_add_attr(s->db, id, IRCOMM_ATTR_LSAP, &lv);
+	}
+	if (r == 0 && s->ll) {
+		lv.integer = lmp_listener_lsap(s->ll);
+		r = ias_db_add_attr(s->db, id, IRCOMM_ATTR_LMP_LSAP, &lv);
+	}
 	if (r < 0) {
 		ias_db_remove_object(s->db, id);
 		return r;
@@ -628,6 +768,42 @@ static void server_ttp_event(void *ctx, const struct ttp_event *ev)
 	set_state(c, IRCOMM_WAIT_SERVICE, "TinyTP connect");
 }
 
+/* A 3-wire raw connection to the server: open at once (no service type
+ * is sent without a control channel). */
+static void server_lmp_event(void *ctx, const struct lmp_event *ev)
+{
+	struct ircomm_server *s = ctx;
+	struct ircomm_event out = { .type = IRCOMM_EV_CONNECTED };
+	struct ircomm *c;
+
+	if (ev->type != LMP_EV_CONNECTED)
+		return;
+	if (s->conn) {
+		log_msg(s->cfg.log, LOG_LEVEL_INFO, "ircomm server: busy, second connection refused");
+		lmp_disconnect(ev->conn);
+		return;
+	}
+	c = conn_alloc(&s->cfg, s->fn, s->ctx);
+	if (!c) {
+		lmp_disconnect(ev->conn);
+		return;
+	}
+	c->srv = s;
+	c->is_server = true;
+	c->lc = ev->conn;
+	c->lm = s->lm;
+	c->service = RAW;
+	c->state = IRCOMM_CLOSED;
+	lmp_set_handler(ev->conn, raw_lmp_event, c);
+	s->conn = c;
+	withdraw(s);
+	set_state(c, IRCOMM_OPEN, "IrLMP connect (raw)");
+	c->announced = true;
+	enter(c);
+	emit(c, &out);
+	leave(c);
+}
+
 struct ircomm_server *ircomm_server_new(struct irlmp *lm, struct ias_db *db,
 					const struct ircomm_config *cfg, ircomm_event_fn fn,
 					void *ctx)
@@ -649,15 +825,23 @@ struct ircomm_server *ircomm_server_new(struct irlmp *lm, struct ias_db *db,
 	tc = cfg->ttp;
 	tc.mode = TTP_MODE_STREAM;
 	tc.log = tc.log ? tc.log : cfg->log;
-	s->tl = ttp_listen(lm, IRLMP_LSAP_ANY, &tc, server_ttp_event, s);
-	if (!s->tl || publish(s) < 0) {
-		if (s->tl)
-			ttp_listener_free(s->tl);
+	if (cfg->service_types & COOKED)
+		s->tl = ttp_listen(lm, IRLMP_LSAP_ANY, &tc, server_ttp_event, s);
+	if (cfg->service_types & RAW) {
+		struct lmp_config lc;
+		lmp_config_defaults(&lc);
+		lc.log = tc.log;
+		s->ll = lmp_listen(lm, IRLMP_LSAP_ANY, &lc, server_lmp_event, s);
+	}
+	if (((cfg->service_types & COOKED) && !s->tl) || ((cfg->service_types & RAW) && !s->ll) ||
+	    publish(s) < 0) {
+		ttp_listener_free(s->tl);
+		lmp_listener_free(s->ll);
 		free(s);
 		return NULL;
 	}
 	log_msg(cfg->log, LOG_LEVEL_INFO, "ircomm server: LSAP 0x%02x, service types 0x%02x",
-		ttp_listener_lsap(s->tl), cfg->service_types);
+		ircomm_server_lsap(s), cfg->service_types);
 	return s;
 }
 
@@ -669,10 +853,14 @@ void ircomm_server_free(struct ircomm_server *s)
 		ircomm_disconnect(s->conn);
 	withdraw(s);
 	ttp_listener_free(s->tl);
+	lmp_listener_free(s->ll);
 	free(s);
 }
 
-uint8_t ircomm_server_lsap(const struct ircomm_server *s) { return ttp_listener_lsap(s->tl); }
+uint8_t ircomm_server_lsap(const struct ircomm_server *s)
+{
+	return s->tl ? ttp_listener_lsap(s->tl) : lmp_listener_lsap(s->ll);
+}
 int ircomm_server_ias_object(const struct ircomm_server *s) { return s->object; }
 struct ircomm *ircomm_server_conn(const struct ircomm_server *s) { return s->conn; }
 
@@ -753,6 +941,8 @@ int ircomm_set_params(struct ircomm *c, const struct ircomm_params *p)
 		return -ENOTCONN;
 	if (p->present & ~(unsigned)SETTINGS)
 		return -EINVAL;
+	if (c->service == RAW)
+		return -EOPNOTSUPP;   /* no control channel */
 	if (p->present & IRCOMM_P_DATA_RATE)
 		c->pend.data_rate = c->cfg.data_rate = p->data_rate;
 	if (p->present & IRCOMM_P_DATA_FORMAT)
@@ -806,16 +996,20 @@ uint8_t ircomm_service_type(const struct ircomm *c) { return c->service; }
 const struct ircomm_params *ircomm_peer_params(const struct ircomm *c) { return &c->peer; }
 uint8_t ircomm_peer_lines(const struct ircomm *c) { return c->dce; }
 uint8_t ircomm_local_lines(const struct ircomm *c) { return c->dte; }
-const struct ircomm_stats *ircomm_get_stats(const struct ircomm *c) { return &c->stats; }
+const struct ircomm_stats *ircomm_get_stats(struct ircomm *c)
+{
+	note_drops(c);
+	return &c->stats;
+}
 
 size_t ircomm_max_write(const struct ircomm *c)
 {
-	if (c->state != IRCOMM_OPEN || !c->t)
+	if (c->state != IRCOMM_OPEN || !(c->t || c->lc))
 		return 0;
-	return sdu_room(c) - 1;
+	return c->lc ? sdu_room(c) : sdu_room(c) - 1;
 }
 
 size_t ircomm_tx_pending(const struct ircomm *c)
 {
-	return (c->t ? ttp_tx_pending(c->t) : 0) + (c->pend.present ? 1 : 0);
+	return link_pending(c) + (c->pend.present ? 1 : 0);
 }

@@ -1,5 +1,6 @@
 /*
- * ircomm.h: IrCOMM cooked (3-wire and 9-wire) over TinyTP, sans-I/O.
+ * ircomm.h: IrCOMM cooked (3-wire and 9-wire) over TinyTP and 3-wire raw
+ * over plain IrLMP, sans-I/O.
  *
  * Owns: the client's connection procedure (digest 7.3: IAS query of
  * IrDA:IrCOMM/Parameters, choice of the service type, IAS query of
@@ -14,8 +15,24 @@
  * with our DTE.
  *
  * Does not own: framing and parameter formats (ircomm_param.h), TinyTP
- * (ttp.h), IAS (ias.h), discovery (the host finds daddr), a tty.
- * Raw 3-wire (over IrLMP, IrLPT) and Centronics are out of scope.
+ * (ttp.h), plain IrLMP connections (lmp_conn.h), IAS (ias.h), discovery
+ * (the host finds daddr), a tty.  Centronics is out of scope.
+ *
+ * 3-wire raw (IRCOMM_SVC_3WIRE_RAW, digest 7.1): IrLMP without TinyTP,
+ * no control channel, every byte user data, no credits.  A server that
+ * offers it listens on a second LSAP, published as IrDA:IrLMP:LsapSel
+ * in the same IrDA:IrCOMM object (Parameters lists 0x01); a raw
+ * connection is open as soon as IrLMP confirms it (no service type is
+ * sent).  A client takes raw when it asked for raw and the peer offers
+ * it, and also, whatever it asked for, when the peer offers raw alone
+ * or has an IrDA:IrCOMM object without Parameters (an IrLPT-style raw
+ * server): then it asks for IrDA:IrLMP:LsapSel and connects with IrLMP.
+ * On a raw connection set_params, set_lines and poll return -EOPNOTSUPP,
+ * and the peer's settings and lines are never reported.  Flow control:
+ * ircomm_write() takes what lmp_conn's send queue holds, which drains at
+ * IrLAP's pace (so a writer is still held back by the link); a reader
+ * that falls behind makes lmp_conn drop LM-PDUs (IrLMP cannot stop the
+ * peer; lmp_get_stats counts them), since raw has no credits.
  *
  * Time: IAS and TinyTP need the current time to start, and the IAS
  * answer that moves the client on carries none; so a client that has
@@ -54,12 +71,14 @@
 #include "ias.h"
 #include "ircomm_param.h"
 #include "irlmp.h"
+#include "lmp_conn.h"
 #include "log.h"
 #include "ttp.h"
 
 #define IRCOMM_CLASS "IrDA:IrCOMM"
 #define IRCOMM_ATTR_PARAMETERS "Parameters"
 #define IRCOMM_ATTR_LSAP "IrDA:TinyTP:LsapSel"
+#define IRCOMM_ATTR_LMP_LSAP "IrDA:IrLMP:LsapSel"   /* 3-wire raw */
 /* The largest SDU we take (IrLAP's largest data size). */
 #define IRCOMM_SDU_MAX 2048
 
@@ -77,8 +96,9 @@ enum ircomm_state {
 const char *ircomm_state_name(enum ircomm_state s);
 
 struct ircomm_config {
-	/* Client: the service types we accept; server: those we offer.
-	 * Cooked only (IRCOMM_SVC_3WIRE | IRCOMM_SVC_9WIRE). */
+	/* Client: the service types we accept (3-wire raw is also taken
+	 * when the peer offers nothing else); server: those we offer.
+	 * IRCOMM_SVC_3WIRE_RAW, IRCOMM_SVC_3WIRE, IRCOMM_SVC_9WIRE. */
 	uint8_t service_types;
 	/* Our initial settings, sent once the service type is known. */
 	uint32_t data_rate;      /* 9600 */
@@ -185,7 +205,9 @@ struct ircomm_stats {
 	uint64_t bad_control;    /* truncated control lists dropped */
 	uint64_t ignored_items;  /* unknown PI, PL mismatch, out of place */
 	uint64_t polls_answered;
+	uint64_t rx_dropped;     /* 3-wire raw: LM-PDUs dropped, the reader was behind */
 };
-const struct ircomm_stats *ircomm_get_stats(const struct ircomm *c);
+/* (refreshes rx_dropped from the IrLMP connection below) */
+const struct ircomm_stats *ircomm_get_stats(struct ircomm *c);
 
 #endif

@@ -101,9 +101,15 @@ endif
 irnet_core_libirnet_core_la_SOURCES += \
 	irnet/core/irlmp.c irnet/core/irlmp.h \
 	irnet/core/ias.c irnet/core/ias.h \
-	irnet/core/ttp.c irnet/core/ttp.h
+	irnet/core/ttp.c irnet/core/ttp.h \
+	irnet/core/lmp_conn.c irnet/core/lmp_conn.h
 
 UNIT_TESTS += tests/unit/test_irlmp tests/unit/test_stack
+# Plain IrLMP connections (no TinyTP): messages, queue bounds, drops.
+UNIT_TESTS += tests/unit/test_lmp_conn
+tests_unit_test_lmp_conn_SOURCES = tests/unit/test_lmp_conn.c
+tests_unit_test_lmp_conn_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_lmp_conn_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 tests_unit_test_irlmp_SOURCES = tests/unit/test_irlmp.c
 tests_unit_test_irlmp_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irlmp_LDADD = irnet/libirnet.la $(UNIT_LIBS)

@@ -16,9 +16,14 @@
 #include "conn_bridge.h"
 #include "ias.h"
 #include "irdad_msg.h"
+#include "lmp_conn.h"
 #include "ttp.h"
 
 #define LSAP_ATTR_TTP "IrDA:TinyTP:LsapSel"
+#define LSAP_ATTR_LMP "IrDA:IrLMP:LsapSel"
+/* The largest LM-PDU a peer can send: IrLAP's largest data size less the
+ * LM header. */
+#define LMP_RX_MAX (2048 - IRLMP_HEADER)
 #define STATIONS_MAX IRLAP_MAX_PEERS
 #define IAS_OBJECTS_MAX 16
 
@@ -35,7 +40,8 @@ struct ar_listener {
 	struct ar_client *cl;
 	uint32_t id;
 	enum irdad_mode mode;
-	struct ttp_listener *tl;
+	struct ttp_listener *tl;    /* stream, sar */
+	struct lmp_listener *ll;    /* lmp */
 	int ias_obj;                /* -1: none */
 	unsigned backlog;
 	uint32_t max_sdu;           /* SAR: the MaxSduSize we announce */
@@ -43,7 +49,7 @@ struct ar_listener {
 
 enum conn_state {
 	CONN_FINDING,       /* asking IAS (one candidate station after another) */
-	CONN_CONNECTING,    /* TinyTP connect sent */
+	CONN_CONNECTING,    /* TinyTP or IrLMP connect sent */
 	CONN_OPEN,          /* handed to the client, bridged */
 	CONN_DEAD,          /* over: freed by the reaper */
 };
@@ -54,7 +60,8 @@ struct ar_conn {
 	uint32_t id, listener_id, seq;
 	enum irdad_mode mode;
 	enum conn_state state;
-	struct ttp *t;
+	struct ttp *t;              /* stream, sar */
+	struct lmp_conn *lc;        /* lmp */
 	struct ias_query *q;
 	struct conn_bridge *bridge;
 	uint32_t daddr;
@@ -92,6 +99,8 @@ struct api_requests {
 	uint32_t link_peer;         /* the peer while the link is up */
 	uint32_t next_id;
 	struct eloop_timer reaper;
+	/* of the connections already freed (STATUS adds the live ones) */
+	uint64_t rx_dropped, tx_oversize;
 };
 
 void api_requests_config_defaults(struct api_requests_config *cfg)
@@ -111,6 +120,18 @@ static struct irlmp *lmp(struct api_requests *ar)
 static const char *mode_name(enum irdad_mode m)
 {
 	return m == IRDAD_MODE_STREAM ? "stream" : m == IRDAD_MODE_SAR ? "sar" : "lmp";
+}
+
+/* The IAS attribute that names a service's LSAP in this mode. */
+static const char *lsap_attr(enum irdad_mode m)
+{
+	return m == IRDAD_MODE_LMP ? LSAP_ATTR_LMP : LSAP_ATTR_TTP;
+}
+
+static void lmp_config_for(const struct api_requests *ar, struct lmp_config *lc)
+{
+	lmp_config_defaults(lc);
+	lc->log = ar->cfg.log;
 }
 
 /* --- replies -------------------------------------------------------------- */
@@ -226,6 +247,41 @@ static void discovery_result(struct api_requests *ar, const struct irlap_event *
 static void conn_try_next(struct ar_conn *c);
 static void send_disconnected(struct ar_conn *c, enum irlmp_reason reason, const char *text);
 
+/* Disconnects the TinyTP or IrLMP connection not yet bridged. */
+static void conn_drop_transport(struct ar_conn *c)
+{
+	if (c->t)
+		ttp_disconnect(c->t);
+	if (c->lc)
+		lmp_disconnect(c->lc);
+	c->t = NULL;
+	c->lc = NULL;
+}
+
+/* The LSAP connection under c (NULL if none). */
+static const struct irlmp_conn *conn_lsap(const struct ar_conn *c)
+{
+	/* once bridged, the bridge knows whether it is still there */
+	const struct ttp *t = c->bridge ? conn_bridge_ttp(c->bridge) : c->t;
+	const struct lmp_conn *lc = c->bridge ? conn_bridge_lmp(c->bridge) : c->lc;
+
+	return t ? ttp_lmp_conn(t) : lc ? lmp_irlmp_conn(lc) : NULL;
+}
+
+/* Frees c's bridge, keeping its drop counts for STATUS. */
+static void conn_drop_bridge(struct ar_conn *c)
+{
+	if (!c->bridge)
+		return;
+	const struct conn_bridge_stats *st = conn_bridge_get_stats(c->bridge);
+	c->cl->ar->rx_dropped += st->rx_dropped;
+	c->cl->ar->tx_oversize += st->tx_oversize;
+	conn_bridge_free(c->bridge);
+	c->bridge = NULL;
+	c->t = NULL;
+	c->lc = NULL;
+}
+
 static void conn_kill(struct ar_conn *c)
 {
 	if (c->state == CONN_DEAD)
@@ -248,10 +304,7 @@ static void conn_fail(struct ar_conn *c, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	if (c->t) {
-		ttp_disconnect(c->t);
-		c->t = NULL;
-	}
+	conn_drop_transport(c);
 	api_session_error(c->cl->s, c->seq, err, "%s", text);
 	conn_kill(c);
 	stack_sync(c->cl->ar->stk);
@@ -283,6 +336,7 @@ static void bridge_closed(void *ctx, struct conn_bridge *b, bool by_peer, enum i
 	if (by_peer)
 		send_disconnected(c, reason, reason_text(reason));
 	c->t = NULL;
+	c->lc = NULL;
 	conn_kill(c);
 }
 
@@ -302,15 +356,60 @@ static void send_disconnected(struct ar_conn *c, enum irlmp_reason reason, const
 		api_session_send(c->cl->s, buf, (size_t)n, -1);
 }
 
-/* The connection is up: bridge it to a socketpair and hand the other end
- * to the client with CONNECTION. */
+/* The connection is bridged: hand the client's end of the socketpair
+ * over with CONNECTION. */
+static void conn_hand_over(struct ar_conn *c, int client_fd, uint32_t peer_sdu, size_t tx_max)
+{
+	struct api_requests *ar = c->cl->ar;
+	const struct irlmp_conn *lsap = conn_lsap(c);
+	uint8_t buf[256];
+	struct irdad_writer wr;
+
+	c->state = CONN_OPEN;
+	c->daddr = c->daddr ? c->daddr : ar->link_peer;
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_CONNECTION, c->seq);
+	irdad_put_u32(&wr, IRDAD_A_CONN_ID, c->id);
+	irdad_put_u32(&wr, IRDAD_A_LISTENER_ID, c->listener_id);
+	irdad_put_u8(&wr, IRDAD_A_MODE, (uint8_t)c->mode);
+	irdad_put_u32(&wr, IRDAD_A_DADDR, c->daddr);
+	irdad_put_u8(&wr, IRDAD_A_LSAP, irlmp_conn_lsel(lsap));
+	irdad_put_u8(&wr, IRDAD_A_PEER_LSAP, irlmp_conn_rsel(lsap));
+	irdad_put_u32(&wr, IRDAD_A_PEER_MAX_SDU, peer_sdu);
+	irdad_put_u32(&wr, IRDAD_A_TX_MAX, (uint32_t)tx_max);
+	long n = irdad_write_end(&wr, NULL, 0);
+	if (n > 0)
+		api_session_send(c->cl->s, buf, (size_t)n, client_fd);
+	close(client_fd);
+	log_msg(ar->cfg.log, LOG_LEVEL_INFO,
+		"%s: connection %u (%s) with 0x%08x LSAP 0x%02x, %zu bytes a write",
+		api_session_name(c->cl->s), (unsigned)c->id, mode_name(c->mode), c->daddr,
+		irlmp_conn_rsel(lsap), tx_max);
+}
+
+/* A socketpair of the given type for c: false (c failed) if none. */
+static bool conn_socketpair(struct ar_conn *c, int type, int sv[2])
+{
+	if (socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, sv) == 0)
+		return true;
+	conn_fail(c, errno, "socketpair: %s", strerror(errno));
+	return false;
+}
+
+static void conn_no_bridge(struct ar_conn *c, const int sv[2])
+{
+	close(sv[0]);
+	close(sv[1]);
+	conn_fail(c, ENOMEM, "%s", "out of memory");
+}
+
+/* A TinyTP connection is up: bridge it to a socketpair and hand the
+ * other end to the client. */
 static void conn_open(struct ar_conn *c, struct ttp *t)
 {
 	struct api_requests *ar = c->cl->ar;
 	/* What TinyTP settled on: a SAR service reached by a stream caller
 	 * runs that connection as a stream (ttp.h). */
 	bool sar = ttp_mode(t) == TTP_MODE_SAR;
-	uint32_t peer_sdu = ttp_peer_max_sdu(t);
 	struct conn_bridge_config bc = {
 		.mode = sar ? CONN_BRIDGE_SAR : CONN_BRIDGE_STREAM,
 		.tx_max = ttp_max_send(t),
@@ -318,42 +417,44 @@ static void conn_open(struct ar_conn *c, struct ttp *t)
 		.drain_timeout_us = ar->cfg.drain_timeout_us,
 		.log = ar->cfg.log,
 	};
-	uint8_t buf[256];
-	struct irdad_writer wr;
 	int sv[2];
 
 	c->t = t;
 	eloop_timer_cancel(ar->loop, &c->timeout);
-	if (socketpair(AF_UNIX, (sar ? SOCK_SEQPACKET : SOCK_STREAM) | SOCK_CLOEXEC, 0, sv) < 0) {
-		conn_fail(c, errno, "socketpair: %s", strerror(errno));
+	if (!conn_socketpair(c, sar ? SOCK_SEQPACKET : SOCK_STREAM, sv))
 		return;
-	}
 	c->bridge = conn_bridge_new(ar->loop, t, sv[0], &bc, &bridge_ops, c);
 	if (!c->bridge) {
-		close(sv[0]);
-		close(sv[1]);
-		conn_fail(c, ENOMEM, "%s", "out of memory");
+		conn_no_bridge(c, sv);
 		return;
 	}
-	c->state = CONN_OPEN;
 	c->mode = sar ? IRDAD_MODE_SAR : IRDAD_MODE_STREAM;
-	c->daddr = c->daddr ? c->daddr : ar->link_peer;
-	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_CONNECTION, c->seq);
-	irdad_put_u32(&wr, IRDAD_A_CONN_ID, c->id);
-	irdad_put_u32(&wr, IRDAD_A_LISTENER_ID, c->listener_id);
-	irdad_put_u8(&wr, IRDAD_A_MODE, (uint8_t)c->mode);
-	irdad_put_u32(&wr, IRDAD_A_DADDR, c->daddr);
-	irdad_put_u8(&wr, IRDAD_A_LSAP, irlmp_conn_lsel(ttp_lmp_conn(t)));
-	irdad_put_u8(&wr, IRDAD_A_PEER_LSAP, irlmp_conn_rsel(ttp_lmp_conn(t)));
-	irdad_put_u32(&wr, IRDAD_A_PEER_MAX_SDU, peer_sdu);
-	irdad_put_u32(&wr, IRDAD_A_TX_MAX, (uint32_t)bc.tx_max);
-	long n = irdad_write_end(&wr, NULL, 0);
-	if (n > 0)
-		api_session_send(c->cl->s, buf, (size_t)n, sv[1]);
-	close(sv[1]);
-	log_msg(ar->cfg.log, LOG_LEVEL_INFO, "%s: connection %u (%s) with 0x%08x LSAP 0x%02x",
-		api_session_name(c->cl->s), (unsigned)c->id, mode_name(c->mode), c->daddr,
-		irlmp_conn_rsel(ttp_lmp_conn(t)));
+	conn_hand_over(c, sv[1], ttp_peer_max_sdu(t), bc.tx_max);
+}
+
+/* A plain IrLMP connection is up: one LM-PDU per SEQPACKET message. */
+static void conn_open_lmp(struct ar_conn *c, struct lmp_conn *lc)
+{
+	struct api_requests *ar = c->cl->ar;
+	struct conn_bridge_config bc = {
+		.mode = CONN_BRIDGE_SAR,
+		.tx_max = lmp_max_send(lc),
+		.rx_max = LMP_RX_MAX,
+		.drain_timeout_us = ar->cfg.drain_timeout_us,
+		.log = ar->cfg.log,
+	};
+	int sv[2];
+
+	c->lc = lc;
+	eloop_timer_cancel(ar->loop, &c->timeout);
+	if (!conn_socketpair(c, SOCK_SEQPACKET, sv))
+		return;
+	c->bridge = conn_bridge_new_lmp(ar->loop, lc, sv[0], &bc, &bridge_ops, c);
+	if (!c->bridge) {
+		conn_no_bridge(c, sv);
+		return;
+	}
+	conn_hand_over(c, sv[1], 0, bc.tx_max);
 }
 
 static struct ar_conn *find_conn_by_ttp(struct ar_client *cl, const struct ttp *t)
@@ -384,6 +485,27 @@ static void on_conn_ttp(void *ctx, const struct ttp_event *ev)
 	}
 }
 
+/* Events of a plain IrLMP connection, ours or a listener's. */
+static void on_conn_lmp(void *ctx, const struct lmp_event *ev)
+{
+	struct ar_conn *c = ctx;
+
+	if (c->state == CONN_OPEN) {
+		conn_bridge_lmp_event(c->bridge, ev);
+		return;
+	}
+	if (c->state != CONN_CONNECTING)
+		return;
+	if (ev->type == LMP_EV_CONNECTED) {
+		conn_open_lmp(c, ev->conn);
+	} else if (ev->type == LMP_EV_DISCONNECTED) {
+		c->lc = NULL; /* freed by lmp_conn after this event */
+		conn_fail(c, ev->reason == IRLMP_REASON_USER ||
+			     ev->reason == IRLMP_REASON_NO_CLIENT ? ECONNREFUSED : EHOSTUNREACH,
+			  "connect: %s", reason_text(ev->reason));
+	}
+}
+
 static void ttp_config_for(const struct api_requests *ar, enum irdad_mode mode,
 			   uint32_t max_sdu, struct ttp_config *tc)
 {
@@ -394,17 +516,27 @@ static void ttp_config_for(const struct api_requests *ar, enum irdad_mode mode,
 	tc->log = ar->cfg.log;
 }
 
-static void conn_start_ttp(struct ar_conn *c)
+/* Connects to c->peer_lsap: TinyTP, or IrLMP alone in mode lmp. */
+static void conn_start(struct ar_conn *c)
 {
 	struct api_requests *ar = c->cl->ar;
-	struct ttp_config tc;
 
-	ttp_config_for(ar, c->mode, c->max_sdu, &tc);
 	c->state = CONN_CONNECTING;
-	c->t = ttp_connect(lmp(ar), c->daddr, c->peer_lsap, &tc, on_conn_ttp, c,
-			   stack_now(ar->stk));
-	if (!c->t)
-		conn_fail(c, ENOMEM, "%s", "cannot open a TinyTP connection");
+	if (c->mode == IRDAD_MODE_LMP) {
+		struct lmp_config lc;
+		lmp_config_for(ar, &lc);
+		c->lc = lmp_connect(lmp(ar), c->daddr, c->peer_lsap, &lc, on_conn_lmp, c,
+				    stack_now(ar->stk));
+		if (!c->lc)
+			conn_fail(c, ENOMEM, "%s", "cannot open an IrLMP connection");
+	} else {
+		struct ttp_config tc;
+		ttp_config_for(ar, c->mode, c->max_sdu, &tc);
+		c->t = ttp_connect(lmp(ar), c->daddr, c->peer_lsap, &tc, on_conn_ttp, c,
+				   stack_now(ar->stk));
+		if (!c->t)
+			conn_fail(c, ENOMEM, "%s", "cannot open a TinyTP connection");
+	}
 	stack_sync(ar->stk);
 }
 
@@ -416,7 +548,7 @@ static void on_conn_ias(void *ctx, int ret, const struct ias_response *resp)
 	c->q = NULL;
 	if (lsap > 0) {
 		c->peer_lsap = (uint8_t)lsap;
-		conn_start_ttp(c);
+		conn_start(c);
 		return;
 	}
 	if (c->any_station) {
@@ -434,7 +566,7 @@ static void conn_ask(struct ar_conn *c)
 {
 	struct api_requests *ar = c->cl->ar;
 
-	c->q = ias_query_start(lmp(ar), c->daddr, c->class_name, LSAP_ATTR_TTP, on_conn_ias, c,
+	c->q = ias_query_start(lmp(ar), c->daddr, c->class_name, lsap_attr(c->mode), on_conn_ias, c,
 			       stack_now(ar->stk));
 	if (!c->q)
 		conn_fail(c, ENOMEM, "%s", "cannot start an IAS query");
@@ -489,6 +621,28 @@ static unsigned count_conns(const struct ar_client *cl, bool connecting)
 
 /* --- listeners ------------------------------------------------------------ */
 
+/* A new connection on l: its ar_conn, or NULL (limits, memory: the
+ * caller refuses the connection). */
+static struct ar_conn *listener_conn(struct ar_listener *l)
+{
+	struct ar_conn *c = NULL;
+	unsigned active = 0;
+
+	for (struct ar_conn *k = l->cl->conns; k; k = k->next)
+		active += k->state == CONN_OPEN && k->listener_id == l->id;
+	if (active >= l->backlog || count_conns(l->cl, false) >= l->cl->ar->cfg.max_conns ||
+	    !(c = conn_new(l->cl, 0, l->mode))) {
+		log_msg(l->cl->ar->cfg.log, LOG_LEVEL_WARNING,
+			"%s: listener %u: a connection refused (limit)", api_session_name(l->cl->s),
+			(unsigned)l->id);
+		return NULL;
+	}
+	c->listener_id = l->id;
+	c->max_sdu = l->max_sdu;
+	c->daddr = l->cl->ar->link_peer;
+	return c;
+}
+
 static void on_listener_ttp(void *ctx, const struct ttp_event *ev)
 {
 	struct ar_listener *l = ctx;
@@ -501,27 +655,40 @@ static void on_listener_ttp(void *ctx, const struct ttp_event *ev)
 	}
 	if (ev->type != TTP_EV_CONNECTED)
 		return;
-	unsigned active = 0;
-	for (struct ar_conn *k = l->cl->conns; k; k = k->next)
-		active += k->state == CONN_OPEN && k->listener_id == l->id;
-	if (active >= l->backlog || count_conns(l->cl, false) >= l->cl->ar->cfg.max_conns ||
-	    !(c = conn_new(l->cl, 0, l->mode))) {
-		log_msg(l->cl->ar->cfg.log, LOG_LEVEL_WARNING,
-			"%s: listener %u: a connection refused (limit)", api_session_name(l->cl->s),
-			(unsigned)l->id);
+	c = listener_conn(l);
+	if (!c) {
 		ttp_disconnect(ev->ttp);
 		stack_sync(l->cl->ar->stk);
 		return;
 	}
-	c->listener_id = l->id;
-	c->max_sdu = l->max_sdu;
-	c->daddr = l->cl->ar->link_peer;
 	conn_open(c, ev->ttp);
+}
+
+/* A plain IrLMP listener: each connection's later events go straight to
+ * its ar_conn (lmp_set_handler). */
+static void on_listener_lmp(void *ctx, const struct lmp_event *ev)
+{
+	struct ar_listener *l = ctx;
+	struct ar_conn *c;
+
+	if (ev->type != LMP_EV_CONNECTED)
+		return;
+	c = listener_conn(l);
+	if (!c) {
+		lmp_disconnect(ev->conn);
+		stack_sync(l->cl->ar->stk);
+		return;
+	}
+	lmp_set_handler(ev->conn, on_conn_lmp, c);
+	conn_open_lmp(c, ev->conn);
 }
 
 static void listener_free(struct api_requests *ar, struct ar_listener *l)
 {
-	ttp_listener_free(l->tl);
+	if (l->tl)
+		ttp_listener_free(l->tl);
+	if (l->ll)
+		lmp_listener_free(l->ll);
 	if (l->ias_obj >= 0)
 		ias_db_remove_object(stack_ias(ar->stk), l->ias_obj);
 	free(l);
@@ -730,11 +897,6 @@ static void req_listen(struct ar_client *cl, const struct irdad_msg *m)
 	bool has_class = irdad_get_str(&m->attrs, IRDAD_A_CLASS, cls, sizeof(cls));
 	for (struct ar_listener *l = cl->listeners; l; l = l->next)
 		n++;
-	if (mode == IRDAD_MODE_LMP) {
-		api_session_error(cl->s, m->seq, EOPNOTSUPP,
-				  "plain IrLMP listeners are not supported yet");
-		return;
-	}
 	if (n >= ar->cfg.max_listeners) {
 		api_session_error(cl->s, m->seq, EBUSY, "%u listeners already", n);
 		return;
@@ -747,15 +909,22 @@ static void req_listen(struct ar_client *cl, const struct irdad_msg *m)
 	*l = (struct ar_listener){ .cl = cl, .id = ++ar->next_id, .mode = (enum irdad_mode)mode,
 				   .ias_obj = -1, .backlog = backlog,
 				   .max_sdu = requested_max_sdu(ar, m) };
-	ttp_config_for(ar, l->mode, l->max_sdu, &tc);
-	l->tl = ttp_listen(lmp(ar), lsap ? lsap : IRLMP_LSAP_ANY, &tc, on_listener_ttp, l);
-	if (!l->tl) {
+	if (l->mode == IRDAD_MODE_LMP) {
+		struct lmp_config lc;
+		lmp_config_for(ar, &lc);
+		l->ll = lmp_listen(lmp(ar), lsap ? lsap : IRLMP_LSAP_ANY, &lc, on_listener_lmp, l);
+	} else {
+		ttp_config_for(ar, l->mode, l->max_sdu, &tc);
+		l->tl = ttp_listen(lmp(ar), lsap ? lsap : IRLMP_LSAP_ANY, &tc, on_listener_ttp, l);
+	}
+	if (!l->tl && !l->ll) {
 		free(l);
 		api_session_error(cl->s, m->seq, EADDRINUSE, "LSAP 0x%02x is taken", lsap);
 		return;
 	}
+	uint8_t sel = l->ll ? lmp_listener_lsap(l->ll) : ttp_listener_lsap(l->tl);
 	if (has_class) {
-		l->ias_obj = stack_register_lsap(ar->stk, cls, LSAP_ATTR_TTP, ttp_listener_lsap(l->tl));
+		l->ias_obj = stack_register_lsap(ar->stk, cls, lsap_attr(l->mode), sel);
 		if (l->ias_obj < 0) {
 			int err = -l->ias_obj;
 			l->ias_obj = -1;
@@ -770,13 +939,13 @@ static void req_listen(struct ar_client *cl, const struct irdad_msg *m)
 	struct irdad_writer wr;
 	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_LISTENING, m->seq);
 	irdad_put_u32(&wr, IRDAD_A_LISTENER_ID, l->id);
-	irdad_put_u8(&wr, IRDAD_A_LSAP, ttp_listener_lsap(l->tl));
+	irdad_put_u8(&wr, IRDAD_A_LSAP, sel);
 	long len = irdad_write_end(&wr, NULL, 0);
 	if (len > 0)
 		api_session_send(cl->s, buf, (size_t)len, -1);
 	log_msg(ar->cfg.log, LOG_LEVEL_INFO, "%s: listener %u (%s) on LSAP 0x%02x%s%s",
-		api_session_name(cl->s), (unsigned)l->id, mode_name(l->mode),
-		ttp_listener_lsap(l->tl), has_class ? " as " : "", has_class ? cls : "");
+		api_session_name(cl->s), (unsigned)l->id, mode_name(l->mode), sel,
+		has_class ? " as " : "", has_class ? cls : "");
 }
 
 static void req_connect(struct ar_client *cl, const struct irdad_msg *m)
@@ -789,11 +958,6 @@ static void req_connect(struct ar_client *cl, const struct irdad_msg *m)
 	irdad_get_u32(&m->attrs, IRDAD_A_DADDR, &daddr);
 	irdad_get_u8(&m->attrs, IRDAD_A_MODE, &mode);
 	bool by_lsap = irdad_get_u8(&m->attrs, IRDAD_A_LSAP, &lsap);
-	if (mode == IRDAD_MODE_LMP) {
-		api_session_error(cl->s, m->seq, EOPNOTSUPP,
-				  "plain IrLMP connections are not supported yet");
-		return;
-	}
 	if (by_lsap && daddr == 0) {
 		api_session_error(cl->s, m->seq, EINVAL, "an LSAP needs the station's DADDR");
 		return;
@@ -816,7 +980,7 @@ static void req_connect(struct ar_client *cl, const struct irdad_msg *m)
 	c->state = CONN_FINDING;
 	if (by_lsap) {
 		c->peer_lsap = lsap;
-		conn_start_ttp(c);
+		conn_start(c);
 		return;
 	}
 	irdad_get_str(&m->attrs, IRDAD_A_CLASS, c->class_name, sizeof(c->class_name));
@@ -846,14 +1010,10 @@ static void req_close(struct ar_client *cl, const struct irdad_msg *m)
 			if (c->id != id || c->state == CONN_DEAD)
 				continue;
 			if (c->state == CONN_OPEN) {
-				conn_bridge_free(c->bridge);
-				c->bridge = NULL;
-				c->t = NULL;
+				conn_drop_bridge(c);
 			} else {
 				api_session_error(cl->s, c->seq, ECANCELED, "connect cancelled");
-				if (c->t)
-					ttp_disconnect(c->t);
-				c->t = NULL;
+				conn_drop_transport(c);
 			}
 			conn_kill(c);
 			stack_sync(cl->ar->stk);
@@ -901,16 +1061,28 @@ static void req_status(struct ar_client *cl, const struct irdad_msg *m)
 	put_counter(&wr, "irlmp.pdus_rx", ms->pdus_rx);
 	put_counter(&wr, "irlmp.bad_pdus", ms->bad_pdus);
 	put_counter(&wr, "stations", ar->nstations);
+	uint64_t rx_dropped = ar->rx_dropped, tx_oversize = ar->tx_oversize;
 	for (struct ar_client *k = ar->clients; k; k = k->next) {
 		for (struct ar_conn *c = k->conns; c; c = c->next) {
-			if (c->state != CONN_OPEN || !c->t)
+			if (!c->bridge)
+				continue;
+			rx_dropped += conn_bridge_get_stats(c->bridge)->rx_dropped;
+			tx_oversize += conn_bridge_get_stats(c->bridge)->tx_oversize;
+		}
+	}
+	put_counter(&wr, "conn.rx_dropped", rx_dropped);
+	put_counter(&wr, "conn.tx_oversize", tx_oversize);
+	for (struct ar_client *k = ar->clients; k; k = k->next) {
+		for (struct ar_conn *c = k->conns; c; c = c->next) {
+			const struct irlmp_conn *lsap = c->state == CONN_OPEN ? conn_lsap(c) : NULL;
+			if (!lsap)
 				continue;
 			irdad_nest_begin(&wr, IRDAD_A_CONN);
 			irdad_put_u32(&wr, IRDAD_A_CONN_ID, c->id);
 			irdad_put_u8(&wr, IRDAD_A_MODE, (uint8_t)c->mode);
 			irdad_put_u32(&wr, IRDAD_A_DADDR, c->daddr);
-			irdad_put_u8(&wr, IRDAD_A_LSAP, irlmp_conn_lsel(ttp_lmp_conn(c->t)));
-			irdad_put_u8(&wr, IRDAD_A_PEER_LSAP, irlmp_conn_rsel(ttp_lmp_conn(c->t)));
+			irdad_put_u8(&wr, IRDAD_A_LSAP, irlmp_conn_lsel(lsap));
+			irdad_put_u8(&wr, IRDAD_A_PEER_LSAP, irlmp_conn_rsel(lsap));
 			irdad_put_str(&wr, IRDAD_A_OWNER, api_session_name(k->s));
 			irdad_nest_end(&wr);
 		}
@@ -980,9 +1152,9 @@ static void free_conn(struct ar_conn *c)
 	if (c->q)
 		ias_query_cancel(c->q);
 	if (c->bridge)
-		conn_bridge_free(c->bridge);
-	else if (c->t)
-		ttp_disconnect(c->t);
+		conn_drop_bridge(c);
+	else
+		conn_drop_transport(c);
 	free(c);
 }
 

@@ -15,6 +15,36 @@
 
 #include "array.h"
 
+/* What the bridge needs of the connection under it: TinyTP or a plain
+ * IrLMP connection, whose calls have the same shape. */
+struct transport {
+	int (*send)(void *t, const uint8_t *data, size_t len);
+	long (*recv)(void *t, uint8_t *buf, size_t cap);
+	size_t (*tx_pending)(const void *t);
+	void (*disconnect)(void *t);
+	uint64_t (*rx_dropped)(const void *t);  /* what it dropped on receive */
+};
+
+static int ttp_send_(void *t, const uint8_t *d, size_t n) { return ttp_send(t, d, n); }
+static long ttp_recv_(void *t, uint8_t *b, size_t n) { return ttp_recv(t, b, n); }
+static size_t ttp_pending_(const void *t) { return ttp_tx_pending(t); }
+static void ttp_disconnect_(void *t) { ttp_disconnect(t); }
+static uint64_t ttp_dropped_(const void *t)
+{
+	const struct ttp_stats *st = ttp_get_stats(t);
+	return st->oversize_dropped + st->no_credit_dropped;
+}
+static const struct transport over_ttp = { ttp_send_, ttp_recv_, ttp_pending_, ttp_disconnect_,
+					   ttp_dropped_ };
+
+static int lmp_send_(void *t, const uint8_t *d, size_t n) { return lmp_send(t, d, n); }
+static long lmp_recv_(void *t, uint8_t *b, size_t n) { return lmp_recv(t, b, n); }
+static size_t lmp_pending_(const void *t) { return lmp_tx_pending(t); }
+static void lmp_disconnect_(void *t) { lmp_disconnect(t); }
+static uint64_t lmp_dropped_(const void *t) { return lmp_get_stats(t)->rx_dropped; }
+static const struct transport over_lmp = { lmp_send_, lmp_recv_, lmp_pending_, lmp_disconnect_,
+					   lmp_dropped_ };
+
 enum bridge_state {
 	BRIDGE_OPEN,       /* data both ways */
 	BRIDGE_FLUSHING,   /* the client closed: TinyTP sends what it has, then disconnect */
@@ -40,7 +70,8 @@ struct rx_queue {
 
 struct conn_bridge {
 	struct eloop *loop;
-	struct ttp *t;
+	const struct transport *tr;
+	void *t;                    /* struct ttp or struct lmp_conn, NULL once gone */
 	int fd;
 	struct conn_bridge_config cfg;
 	const struct conn_bridge_ops *ops;
@@ -60,6 +91,23 @@ struct conn_bridge {
 
 static void on_readable(struct eloop *loop, int fd, void *ctx);
 static void on_writable(struct eloop *loop, int fd, void *ctx);
+
+/* The transport's receive drops, read while it is there to ask. */
+static void note_drops(struct conn_bridge *b)
+{
+	if (b->t)
+		b->stats.rx_dropped = b->tr->rx_dropped(b->t);
+}
+
+/* Ends the transport from our side. */
+static void drop_transport(struct conn_bridge *b)
+{
+	if (!b->t)
+		return;
+	note_drops(b);
+	b->tr->disconnect(b->t);
+	b->t = NULL;
+}
 
 static void set_state(struct conn_bridge *b, enum bridge_state to, const char *event)
 {
@@ -163,7 +211,7 @@ static bool rx_flush(struct conn_bridge *b)
 static void pump_from_peer(struct conn_bridge *b)
 {
 	while (b->t && rx_flush(b)) {
-		long n = ttp_recv(b->t, b->rx_scratch, b->cfg.rx_max);
+		long n = b->tr->recv(b->t, b->rx_scratch, b->cfg.rx_max);
 		if (n <= 0) {
 			if (n < 0)
 				log_msg(b->cfg.log, LOG_LEVEL_WARNING,
@@ -173,6 +221,7 @@ static void pump_from_peer(struct conn_bridge *b)
 		if (!rx_append(&b->rx, b->rx_scratch, (size_t)n, b->cfg.mode == CONN_BRIDGE_SAR))
 			break;
 	}
+	note_drops(b);
 	bool blocked = b->rx.off < b->rx.len;
 	if (blocked && !b->writing)
 		b->stats.stalls_client++;
@@ -184,7 +233,7 @@ static void take_all_from_peer(struct conn_bridge *b)
 {
 	long n;
 
-	while ((n = ttp_recv(b->t, b->rx_scratch, b->cfg.rx_max)) > 0)
+	while ((n = b->tr->recv(b->t, b->rx_scratch, b->cfg.rx_max)) > 0)
 		if (!rx_append(&b->rx, b->rx_scratch, (size_t)n, b->cfg.mode == CONN_BRIDGE_SAR))
 			break;
 }
@@ -196,7 +245,7 @@ static bool tx_push(struct conn_bridge *b)
 {
 	if (!b->tx_held)
 		return true;
-	int rc = ttp_send(b->t, b->tx_buf, b->tx_held);
+	int rc = b->tr->send(b->t, b->tx_buf, b->tx_held);
 	if (rc == -ENOBUFS)
 		return false;
 	if (rc < 0) {
@@ -238,10 +287,12 @@ static void pump_to_peer(struct conn_bridge *b)
 			break;
 		}
 		if ((size_t)n > b->cfg.tx_max) {
-			/* SAR: the client wrote a message over the peer's MaxSduSize */
+			/* SAR: over the peer's MaxSduSize; IrLMP: over one LM-PDU */
 			log_msg(b->cfg.log, LOG_LEVEL_WARNING,
-				"bridge fd %d: a %zd-byte message over the peer's %zu: dropped",
-				b->fd, n, b->cfg.tx_max);
+				"bridge fd %d: a %zd-byte write is over the %zu bytes one %s carries: "
+				"dropped", b->fd, n, b->cfg.tx_max,
+				b->tr == &over_lmp ? "LM-PDU" : "SDU");
+			b->stats.tx_oversize++;
 			continue;
 		}
 		b->tx_held = (size_t)n;
@@ -266,7 +317,7 @@ static void on_flush_timer(struct eloop *loop, void *ctx)
 
 	if (b->state != BRIDGE_FLUSHING)
 		return;
-	if (b->t && (!tx_push(b) || ttp_tx_pending(b->t) > 0)) {
+	if (b->t && (!tx_push(b) || b->tr->tx_pending(b->t) > 0)) {
 		if (eloop_now_us() < b->flush_deadline) {
 			/* TinyTP has no event for "queue empty": look again shortly */
 			eloop_timer_arm_in(loop, &b->timer, 10000);
@@ -274,11 +325,10 @@ static void on_flush_timer(struct eloop *loop, void *ctx)
 		}
 		log_msg(b->cfg.log, LOG_LEVEL_INFO,
 			"bridge fd %d: the peer took no data for %llu ms; %zu SDUs dropped", b->fd,
-			(unsigned long long)(b->cfg.drain_timeout_us / 1000), ttp_tx_pending(b->t));
+			(unsigned long long)(b->cfg.drain_timeout_us / 1000), b->tr->tx_pending(b->t));
 	}
 	if (b->t) {
-		ttp_disconnect(b->t);
-		b->t = NULL;
+		drop_transport(b);
 		b->ops->sync(b->ctx);
 	}
 	finish(b, "flushed");
@@ -325,28 +375,30 @@ static void on_writable(struct eloop *loop, int fd, void *ctx)
 	b->ops->sync(b->ctx);
 }
 
-void conn_bridge_ttp_event(struct conn_bridge *b, const struct ttp_event *ev)
+enum tr_event { TR_READABLE, TR_WRITABLE, TR_DISCONNECTED };
+
+static void on_transport_event(struct conn_bridge *b, enum tr_event type,
+			       enum irlmp_reason reason)
 {
 	if (b->state == BRIDGE_CLOSED)
 		return;
-	switch (ev->type) {
-	case TTP_EV_CONNECTED:
-		break;
-	case TTP_EV_READABLE:
+	switch (type) {
+	case TR_READABLE:
 		if (!b->writing) {
 			pump_from_peer(b);
 			b->ops->sync(b->ctx); /* the credit we gave back must go out */
 		}
 		break;
-	case TTP_EV_WRITABLE:
+	case TR_WRITABLE:
 		if (b->state == BRIDGE_OPEN)
 			pump_to_peer(b);
 		break;
-	case TTP_EV_DISCONNECTED:
+	case TR_DISCONNECTED:
 		b->peer_closed = true;
-		b->reason = ev->reason;
+		b->reason = reason;
 		take_all_from_peer(b);
-		b->t = NULL; /* TinyTP frees it after this event */
+		note_drops(b);
+		b->t = NULL; /* the layer below frees it after this event */
 		want_read(b, false);
 		if (b->state == BRIDGE_FLUSHING) {
 			finish(b, "peer closed while flushing");
@@ -363,9 +415,29 @@ void conn_bridge_ttp_event(struct conn_bridge *b, const struct ttp_event *ev)
 	}
 }
 
-struct conn_bridge *conn_bridge_new(struct eloop *loop, struct ttp *t, int fd,
-				    const struct conn_bridge_config *cfg,
-				    const struct conn_bridge_ops *ops, void *ctx)
+void conn_bridge_ttp_event(struct conn_bridge *b, const struct ttp_event *ev)
+{
+	if (ev->type == TTP_EV_READABLE)
+		on_transport_event(b, TR_READABLE, 0);
+	else if (ev->type == TTP_EV_WRITABLE)
+		on_transport_event(b, TR_WRITABLE, 0);
+	else if (ev->type == TTP_EV_DISCONNECTED)
+		on_transport_event(b, TR_DISCONNECTED, ev->reason);
+}
+
+void conn_bridge_lmp_event(struct conn_bridge *b, const struct lmp_event *ev)
+{
+	if (ev->type == LMP_EV_READABLE)
+		on_transport_event(b, TR_READABLE, 0);
+	else if (ev->type == LMP_EV_WRITABLE)
+		on_transport_event(b, TR_WRITABLE, 0);
+	else if (ev->type == LMP_EV_DISCONNECTED)
+		on_transport_event(b, TR_DISCONNECTED, ev->reason);
+}
+
+static struct conn_bridge *bridge_new(struct eloop *loop, const struct transport *tr, void *t,
+				      int fd, const struct conn_bridge_config *cfg,
+				      const struct conn_bridge_ops *ops, void *ctx)
 {
 	struct conn_bridge *b;
 	int fl = fcntl(fd, F_GETFL);
@@ -389,6 +461,7 @@ struct conn_bridge *conn_bridge_new(struct eloop *loop, struct ttp *t, int fd,
 		return NULL;
 	}
 	b->loop = loop;
+	b->tr = tr;
 	b->t = t;
 	b->fd = fd;
 	b->cfg = *cfg;
@@ -399,6 +472,24 @@ struct conn_bridge *conn_bridge_new(struct eloop *loop, struct ttp *t, int fd,
 	return b;
 }
 
+struct conn_bridge *conn_bridge_new(struct eloop *loop, struct ttp *t, int fd,
+				    const struct conn_bridge_config *cfg,
+				    const struct conn_bridge_ops *ops, void *ctx)
+{
+	return bridge_new(loop, &over_ttp, t, fd, cfg, ops, ctx);
+}
+
+struct conn_bridge *conn_bridge_new_lmp(struct eloop *loop, struct lmp_conn *lc, int fd,
+					const struct conn_bridge_config *cfg,
+					const struct conn_bridge_ops *ops, void *ctx)
+{
+	if (cfg->mode != CONN_BRIDGE_SAR) {
+		errno = EINVAL;   /* IrLMP keeps boundaries: a SEQPACKET socket */
+		return NULL;
+	}
+	return bridge_new(loop, &over_lmp, lc, fd, cfg, ops, ctx);
+}
+
 void conn_bridge_free(struct conn_bridge *b)
 {
 	if (!b)
@@ -406,10 +497,7 @@ void conn_bridge_free(struct conn_bridge *b)
 	want_read(b, false);
 	want_write(b, false);
 	eloop_timer_cancel(b->loop, &b->timer);
-	if (b->t) {
-		ttp_disconnect(b->t);
-		b->t = NULL;
-	}
+	drop_transport(b);
 	close(b->fd);
 	free(b->rx.buf);
 	free(b->rx.sdu);
@@ -420,10 +508,16 @@ void conn_bridge_free(struct conn_bridge *b)
 
 struct ttp *conn_bridge_ttp(const struct conn_bridge *b)
 {
-	return b->t;
+	return b->tr == &over_ttp ? b->t : NULL;
 }
 
-const struct conn_bridge_stats *conn_bridge_get_stats(const struct conn_bridge *b)
+struct lmp_conn *conn_bridge_lmp(const struct conn_bridge *b)
 {
+	return b->tr == &over_lmp ? b->t : NULL;
+}
+
+const struct conn_bridge_stats *conn_bridge_get_stats(struct conn_bridge *b)
+{
+	note_drops(b); /* the layer below drops without telling (lmp_conn) */
 	return &b->stats;
 }

@@ -1,5 +1,6 @@
 /*
- * conn_bridge.h: one TinyTP connection joined to one local socket.
+ * conn_bridge.h: one TinyTP or plain IrLMP connection joined to one
+ * local socket.
  *
  * irdad hands each connection to its client as a descriptor (one end of
  * a socketpair, docs/irdad-api.md); the bridge moves the bytes between
@@ -15,6 +16,20 @@
  * whatever the client wrote, up to one PDU, so small writes made within
  * one turn of the line go out together.  In SAR mode (SOCK_SEQPACKET) one
  * message is one SDU, both ways.
+ *
+ * Over a plain IrLMP connection (lmp_conn.h, conn_bridge_new_lmp; SAR
+ * mode only) one message is one LM-PDU both ways, and the same rules
+ * hold as far as IrLMP allows: the socket is read while lmp_conn's send
+ * queue has room (it drains at the link's pace), and an LM-PDU is taken
+ * from lmp_conn only when the one before is written; but IrLMP cannot
+ * stop the peer, so while the client does not read, lmp_conn's receive
+ * queue fills and then drops (counted in its stats).
+ *
+ * A message over tx_max (the peer's MaxSduSize, or one LM-PDU) is read
+ * whole (MSG_TRUNC), dropped, logged with its size and the limit, and
+ * counted (tx_oversize); the connection goes on.  A socketpair cannot
+ * fail the client's write, so the limit is the client's to respect
+ * (CONNECTION's TX_MAX).
  *
  * Ends: the client closing its end (EOF) flushes what it wrote, then
  * disconnects TinyTP; TinyTP disconnecting (the peer, the link) takes
@@ -37,6 +52,7 @@
 
 #include "eloop.h"
 #include "irlmp.h"
+#include "lmp_conn.h"
 #include "log.h"
 #include "ttp.h"
 
@@ -52,6 +68,9 @@ struct conn_bridge_stats {
 	uint64_t sdus_to_peer, sdus_from_peer;
 	uint64_t stalls_peer;    /* times reading the socket stopped for TinyTP */
 	uint64_t stalls_client;  /* times TinyTP waited for the client to read */
+	uint64_t tx_oversize;    /* client messages over tx_max, dropped */
+	uint64_t rx_dropped;     /* the peer's data the layer below dropped (lmp_conn:
+				  * receive queue full; TinyTP: oversize, no credit) */
 };
 
 struct conn_bridge_ops {
@@ -80,12 +99,22 @@ struct conn_bridge_config {
 struct conn_bridge *conn_bridge_new(struct eloop *loop, struct ttp *t, int fd,
 				    const struct conn_bridge_config *cfg,
 				    const struct conn_bridge_ops *ops, void *ctx);
+/* The same over a plain IrLMP connection (cfg->mode must be SAR: one
+ * message per LM-PDU); the bridge disconnects lc when the client closes. */
+struct conn_bridge *conn_bridge_new_lmp(struct eloop *loop, struct lmp_conn *lc, int fd,
+					const struct conn_bridge_config *cfg,
+					const struct conn_bridge_ops *ops, void *ctx);
 /* The owner's TinyTP callback hands each event of this connection here. */
 void conn_bridge_ttp_event(struct conn_bridge *b, const struct ttp_event *ev);
+/* The owner's lmp_conn callback likewise. */
+void conn_bridge_lmp_event(struct conn_bridge *b, const struct lmp_event *ev);
 /* Stops everything: disconnects TinyTP if still up, closes the socket. */
 void conn_bridge_free(struct conn_bridge *b);
 
+/* The connection under the bridge (NULL once it is gone, or of the other kind). */
 struct ttp *conn_bridge_ttp(const struct conn_bridge *b);
-const struct conn_bridge_stats *conn_bridge_get_stats(const struct conn_bridge *b);
+struct lmp_conn *conn_bridge_lmp(const struct conn_bridge *b);
+/* (refreshes rx_dropped from the layer below) */
+const struct conn_bridge_stats *conn_bridge_get_stats(struct conn_bridge *b);
 
 #endif

@@ -51,6 +51,7 @@ struct ircomm_pty {
 	enum ircomm_pty_state state;
 	struct ircomm_server *srv;
 	struct ircomm *c;            /* the connection, either role */
+	uint64_t rx_dropped_done;    /* 3-wire raw drops of the connections gone */
 	struct eloop_timer tick;     /* the IrCOMM client's deadline */
 	struct eloop_timer timer;    /* discovery watchdog, redial, hang-up flush */
 	uint64_t hangup_deadline, redial_us;
@@ -369,6 +370,7 @@ static void client_config(struct ircomm_pty *p, struct ircomm_config *ic)
 	switch (p->ep.wire) {
 	case IRDAD_WIRE_9: ic->service_types = IRCOMM_SVC_9WIRE; break;
 	case IRDAD_WIRE_3: ic->service_types = IRCOMM_SVC_3WIRE; break;
+	case IRDAD_WIRE_3_RAW: ic->service_types = IRCOMM_SVC_3WIRE_RAW; break;
 	default: ic->service_types = IRCOMM_SVC_9WIRE | IRCOMM_SVC_3WIRE; break;
 	}
 	if (slave_params(p, &now, &b0)) {
@@ -492,9 +494,17 @@ static void dial(struct ircomm_pty *p)
 	eloop_timer_arm_in(p->loop, &p->timer, DISCOVERY_WATCHDOG_US);
 }
 
+/* Keeps the connection's receive drops (3-wire raw) before it goes. */
+static void keep_drops(struct ircomm_pty *p)
+{
+	if (p->c)
+		p->rx_dropped_done += ircomm_get_stats(p->c)->rx_dropped;
+}
+
 static void hang_up_now(struct ircomm_pty *p, const char *why)
 {
 	if (p->c) {
+		keep_drops(p);
 		ircomm_disconnect(p->c);
 		p->c = NULL;
 		p->st.service = 0;
@@ -796,7 +806,9 @@ static void on_connected(struct ircomm_pty *p, struct ircomm *c)
 	p->connected_since_dtr = p->in_use;
 	eloop_timer_cancel(p->loop, &p->timer);
 	log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: connected to 0x%08x, %s", p->ep.name,
-		(unsigned)p->st.peer, p->st.service == IRCOMM_SVC_9WIRE ? "9-wire" : "3-wire");
+		(unsigned)p->st.peer,
+		p->st.service == IRCOMM_SVC_9WIRE ? "9-wire" :
+		p->st.service == IRCOMM_SVC_3WIRE ? "3-wire" : "3-wire raw (IrLMP, no settings)");
 	set_state(p, IRCOMM_PTY_CONNECTED, "IrCOMM connected");
 	if (p->on_fds)
 		fds_connected(p);
@@ -811,6 +823,7 @@ static void on_disconnected(struct ircomm_pty *p, const struct ircomm_event *ev)
 {
 	bool was_up = p->state == IRCOMM_PTY_CONNECTED || p->state == IRCOMM_PTY_HANGING_UP;
 
+	keep_drops(p);
 	p->c = NULL;  /* freed after this event */
 	p->st.service = 0;
 	p->st.peer_lines = 0;
@@ -939,12 +952,6 @@ int ircomm_pty_open(const struct irdad_endpoint *ep, const struct logger *log,
 	if (ep->service != IRDAD_SVC_IRCOMM) {
 		snprintf(err, errlen, "%s: not an ircomm endpoint", ep->name);
 		return -EINVAL;
-	}
-	if (ep->wire == IRDAD_WIRE_3_RAW) {
-		snprintf(err, errlen,
-			 "[ircomm %s]: wire 3wire-raw (IrLPT-style, IrLMP without TinyTP) is not "
-			 "implemented; use auto, 9wire or 3wire", ep->name);
-		return -EOPNOTSUPP;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
@@ -1090,6 +1097,7 @@ void ircomm_pty_free(struct ircomm_pty *p)
 void ircomm_pty_get_stats(const struct ircomm_pty *p, struct ircomm_pty_stats *out)
 {
 	*out = p->st;
+	out->rx_dropped = p->rx_dropped_done + (p->c ? ircomm_get_stats(p->c)->rx_dropped : 0);
 }
 
 const char *ircomm_pty_name(const struct ircomm_pty *p)

@@ -1,7 +1,8 @@
 /*
  * ircomm_pty.h: one [ircomm NAME] endpoint of irdad: an IrCOMM
- * connection (ircomm.h, cooked 9-wire or 3-wire over TinyTP) joined to
- * a pseudo-terminal whose slave programs open as a serial line.
+ * connection (ircomm.h, cooked 9-wire or 3-wire over TinyTP, or 3-wire
+ * raw over plain IrLMP) joined to a pseudo-terminal whose slave programs
+ * open as a serial line.
  *
  * Owns: the pty (openpty, raw termios, packet mode with EXTPROC), the
  * symlink ep->pty_link (a stale symlink is replaced, anything else is
@@ -30,8 +31,15 @@
  * hook.
  *
  * Life: ircomm_pty_open() while root (the pty and its link, possibly in
- * /dev), ircomm_pty_start() after the privilege drop, once.  3-wire raw
- * (IrLPT-style, over IrLMP without TinyTP) is refused at open.
+ * /dev), ircomm_pty_start() after the privilege drop, once.
+ *
+ * 3-wire raw (`wire 3wire-raw`, or a caller's fallback when the peer
+ * offers nothing else): the pty's bytes are the LM-PDUs' data; no
+ * settings or lines go either way (termios changes are not sent); the
+ * master is read while the IrLMP send queue has room, which drains at
+ * IrLAP's pace, so a writer is still held back by the link; but IrLMP
+ * cannot stop the peer: a program that does not read makes the pty fill,
+ * then lmp_conn's queue, then LM-PDUs are dropped (stats rx_dropped).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -72,8 +80,9 @@ struct ircomm_pty_stats {
 	uint64_t params_sent;       /* settings changes sent (termios) */
 	uint64_t params_received;   /* settings items received */
 	uint64_t calls_without_discovery; /* IrLAP was busy: the known peer called directly */
+	uint64_t rx_dropped;        /* 3-wire raw: LM-PDUs dropped, the program did not read */
 	uint32_t peer;              /* device address of the current or last peer */
-	uint8_t service;            /* IRCOMM_SVC_9WIRE or _3WIRE; 0 unconnected */
+	uint8_t service;            /* IRCOMM_SVC_9WIRE, _3WIRE or _3WIRE_RAW; 0 unconnected */
 	uint8_t local_lines;        /* our DTE bits (DTR, RTS) as last sent */
 	uint8_t peer_lines;         /* the peer's lines as DCE bits; 0 unconnected */
 	uint32_t peer_data_rate;    /* 0 until the peer said */

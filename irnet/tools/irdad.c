@@ -21,6 +21,7 @@
 #include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,7 @@
 #define OPT_STATUS_FD 0x305
 #define OPT_SERVICE 0x306
 #define OPT_WIRE 0x307
+#define OPT_CONNECT_TIMEOUT 0x308
 
 struct irdad {
 	struct irdad_config cfg;
@@ -72,6 +74,7 @@ struct irdad {
 	bool stdio_was_up, stdio_closing, stdio_disc_asked;
 	uint64_t stdio_close_deadline;
 	struct eloop_timer stdio_close;
+	unsigned connect_timeout_s; /* 0: the endpoint's default */
 	/* the [irnet] endpoints (and the --stdio one), the [ircomm] ones */
 	struct irnet_ep *irnet[IRDAD_ENDPOINTS_MAX];
 	size_t nirnet;
@@ -100,7 +103,8 @@ static void usage(FILE *f)
 	fputs("usage: irdad [-c FILE] [-D DEVICE] [--KEY VALUE ...] [--no-seccomp] [-v]\n"
 	      "       irdad --check [-c FILE] [options]\n"
 	      "       irdad --stdio -D DEVICE [--service irnet|ircomm] [--wire WIRE]\n"
-	      "             [--listen] [--peer NICKNAME|0xADDRESS] [--status-fd N] [options]\n"
+	      "             [--listen] [--peer NICKNAME|0xADDRESS] [--status-fd N]\n"
+	      "             [--connect-timeout S] [options]\n"
 	      "The IrDA daemon of one serial port: runs the stack and serves the local API.\n"
 	      "  -c, --config FILE     irdad.conf(5); default /etc/irnet/PORT.conf, else\n"
 	      "                        /etc/irnet/irdad.conf, else none\n"
@@ -117,6 +121,9 @@ static void usage(FILE *f)
 	      "                        first station offering the service)\n"
 	      "  --status-fd N         --stdio: status lines (listening, up, failed, down) on\n"
 	      "                        descriptor N\n"
+	      "  --connect-timeout S   --stdio, calling: keep looking for the peer for S\n"
+	      "                        seconds, then fail (default 20 for IrNET, 3\n"
+	      "                        discoveries)\n"
 	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  -v, --verbose         log-level info (twice: debug)\n"
 	      "Every key of irdad.conf(5) is also an option that overrides the file:\n"
@@ -172,6 +179,7 @@ static void build_options(struct option *lo)
 	lo[n++] = (struct option){ "status-fd", required_argument, NULL, OPT_STATUS_FD };
 	lo[n++] = (struct option){ "service", required_argument, NULL, OPT_SERVICE };
 	lo[n++] = (struct option){ "wire", required_argument, NULL, OPT_WIRE };
+	lo[n++] = (struct option){ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT };
 	lo[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
@@ -255,9 +263,24 @@ static int parse_wire(const char *arg, enum irdad_wire *out)
 	return -1;
 }
 
+static int parse_timeout(const char *arg, unsigned *seconds)
+{
+	struct cursor c;
+	uint64_t v;
+
+	cursor_init(&c, arg, strlen(arg));
+	if (!cursor_parse_u64(&c, &v) || !cursor_at_end(&c) || v < 1 || v > 3600) {
+		fprintf(stderr, "irdad: --connect-timeout %s: seconds from 1 to 3600\n", arg);
+		return -1;
+	}
+	*seconds = (unsigned)v;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct irdad *d)
 {
-	struct option lo[IRDAD_KEY_COUNT + 12];
+	/* the keys, 12 options, the terminator */
+	struct option lo[IRDAD_KEY_COUNT + 13];
 	const char *device = NULL;
 	int c;
 
@@ -286,6 +309,7 @@ static int parse(int argc, char **argv, struct irdad *d)
 				rc = parse_wire(optarg, &d->stdio_ep.wire);
 				d->stdio_wire_set = true;
 				break;
+			case OPT_CONNECT_TIMEOUT: rc = parse_timeout(optarg, &d->connect_timeout_s); break;
 			case 'v': d->verbose++; break;
 			case 'h': usage(stdout); exit(0);
 			default:
@@ -302,9 +326,9 @@ static int parse(int argc, char **argv, struct irdad *d)
 	}
 	if (!d->stdio && (d->stdio_listen || d->stdio_ep.peer.kind != IRDAD_PEER_ANY ||
 			  d->status_fd >= 0 || d->stdio_ep.service != IRDAD_SVC_IRNET ||
-			  d->stdio_wire_set)) {
-		fprintf(stderr,
-			"irdad: --listen, --peer, --status-fd, --service and --wire go with --stdio\n");
+			  d->stdio_wire_set || d->connect_timeout_s)) {
+		fprintf(stderr, "irdad: --listen, --peer, --status-fd, --service, --wire and "
+				"--connect-timeout go with --stdio\n");
 		return -1;
 	}
 	if (d->stdio_wire_set && d->stdio_ep.service != IRDAD_SVC_IRCOMM) {
@@ -500,6 +524,15 @@ static int open_stdio(struct irdad *d)
 	d->nirnet = 1;
 	irnet_ep_set_status_fd(d->irnet[0], d->status_fd);
 	irnet_ep_set_ended(d->irnet[0], on_stdio_ended, d);
+	if (d->connect_timeout_s) {
+		/* The caller's bound (the pppd plugin's irnet-discovery-timeout):
+		 * discover again and again until it runs out. */
+		struct irnet_ep_timing tm;
+		irnet_ep_timing_defaults(&tm);
+		tm.attempt_us = (uint64_t)d->connect_timeout_s * 1000000u;
+		tm.discoveries = UINT_MAX;
+		irnet_ep_set_timing(d->irnet[0], &tm);
+	}
 	return 0;
 }
 
@@ -560,9 +593,10 @@ static void free_endpoints(struct irdad *d)
 		struct ircomm_pty_stats st;
 		ircomm_pty_get_stats(d->ircomm[i], &st);
 		log_msg(&d->h.log, LOG_LEVEL_INFO,
-			"[ircomm %s]: %llu connections, %llu bytes to the peer, %llu from it",
+			"[ircomm %s]: %llu connections, %llu bytes to the peer, %llu from it, %llu LM-PDUs dropped (3-wire raw, not read)",
 			ircomm_pty_name(d->ircomm[i]), (unsigned long long)st.connects,
-			(unsigned long long)st.bytes_to_peer, (unsigned long long)st.bytes_from_peer);
+			(unsigned long long)st.bytes_to_peer, (unsigned long long)st.bytes_from_peer,
+			(unsigned long long)st.rx_dropped);
 		ircomm_pty_free(d->ircomm[i]);
 	}
 	d->nircomm = 0;

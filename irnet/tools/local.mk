@@ -61,6 +61,12 @@ TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh tests/ird
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py tests/irdad_irnet_test.py \
 	tests/irdad_ircomm_test.py tests/phone_emu.py tests/irdad_mixed_test.py
 SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
+# MODE lmp (plain IrLMP) between two daemons, and its capture in tshark.
+TESTS += tests/irdad-lmp.sh
+EXTRA_DIST += tests/irdad_lmp_test.py
+SANITIZER_TESTS += tests/irdad-lmp.sh
+# IrCOMM 3-wire raw pty to pty between two daemons, and the 9-wire fallback.
+TESTS += tests/irdad-ircomm-raw.sh
 # irdad --stdio --service ircomm (the pppd plugin's IrCOMM helper) against
 # an [ircomm] listener, and two helpers on socketpairs (about 40 s); under
 # ASan too.

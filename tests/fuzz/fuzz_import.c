@@ -1,8 +1,9 @@
 /*
- * fuzz_import.c: every importer, format detection and the result-file
- * reader over arbitrary input.  The first byte chooses the format (or
- * auto-detection, or the result reader) and the flags; the rest is the
- * file's content.
+ * fuzz_import.c: every importer (with the in-line scan of records, the
+ * sessions and the hand-kept table with its Avg./Dev. check), format
+ * detection and the result-file reader over arbitrary input.  The first
+ * byte chooses the format (or auto-detection, or the result reader) and
+ * the flags; the rest is the file's content.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -36,10 +37,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		};
 		struct xfer_import_stats st;
 		struct logger log = { NULL, NULL, LOG_LEVEL_DEBUG, NULL };
-		xfer_import_buffer(&sets, "fuzz", text, len, &opts, &st, &log, &err);
-		/* Every line lands in exactly one count. */
-		if (st.lines != st.runs + st.unused + st.unrecognised + st.blank)
+		bool ok = xfer_import_buffer(&sets, "fuzz", text, len, &opts, &st, &log, &err);
+		/* Every line lands in exactly one count, however many runs it
+		 * gave; the runs counted are the runs filed (a session cut short
+		 * is taken back from both). */
+		size_t filed = 0;
+		for (size_t i = 0; i < sets.n; i++)
+			filed += sets.sets[i].n_runs;
+		if (ok && (st.lines != st.run_lines + st.unused + st.unrecognised + st.blank ||
+			   filed != st.runs || st.checks_failed > st.n_checks))
 			__builtin_trap();
+		if (!ok && sets.n != 0)
+			__builtin_trap();   /* all or nothing */
+		xfer_import_stats_free(&st);
 	}
 	for (size_t i = 0; i < sets.n; i++)
 		for (size_t j = 0; j < sets.sets[i].n_runs; j++)

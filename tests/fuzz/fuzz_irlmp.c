@@ -1,11 +1,13 @@
 /*
  * fuzz_irlmp.c: the LM-PDU parser (a PDU we accept must rebuild to the
  * same bytes), then the same input cut into frames (a length byte before
- * each) fed to a multiplexer with the IAS server and a TinyTP listener
- * on a live link, everything it sends parsed again.
+ * each) fed to a multiplexer with the IAS server, a TinyTP listener and
+ * a plain IrLMP listener (lmp_conn, echoing what it reads) on a live
+ * link, everything it sends parsed again.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "cursor.h"
 #include "ias.h"
 #include "irlmp.h"
+#include "lmp_conn.h"
 #include "ttp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,6 +26,20 @@ static int lap_request(void *ctx, const struct irlap_request *req)
 	(void)ctx;
 	(void)req;
 	return 0;
+}
+
+/* The plain IrLMP user: sends back what it reads (its queues bound it). */
+static void on_lmp(void *ctx, const struct lmp_event *ev)
+{
+	uint8_t msg[256];
+	long n;
+
+	(void)ctx;
+	if (ev->type == LMP_EV_READABLE || ev->type == LMP_EV_WRITABLE) {
+		while ((n = lmp_recv(ev->conn, msg, sizeof(msg))) > 0)
+			if (lmp_send(ev->conn, msg, (size_t)n) == -ENOBUFS)
+				break;
+	}
 }
 
 static void drain(struct irlmp *lm)
@@ -48,6 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ias_db *db;
 	struct ias_server *srv;
 	struct ttp_listener *tl;
+	struct lmp_listener *ll;
+	struct lmp_config lc;
 	struct ttp_config tc;
 	struct qos_result q = { .tx_data_size = 256 };
 	struct irlap_event up = { .type = IRLAP_EV_CONNECT_CONF, .qos = &q, .daddr = 1 };
@@ -66,7 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	db = ias_db_new("fuzz");
 	srv = ias_server_new(lm, db, NULL);
 	tl = ttp_listen(lm, 0x10, &tc, NULL, NULL);
-	if (!lm || !db || !srv || !tl)
+	lmp_config_defaults(&lc);
+	ll = lmp_listen(lm, 0x11, &lc, on_lmp, NULL);
+	if (!lm || !db || !srv || !tl || !ll)
 		abort();
 	irlmp_lap_event(lm, &up, now);
 	cursor_init(&c, data, size);
@@ -85,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			irlmp_tick(lm, now);
 	}
 	ttp_listener_free(tl);
+	lmp_listener_free(ll);
 	ias_server_free(srv);
 	ias_db_free(db);
 	irlmp_free(lm);

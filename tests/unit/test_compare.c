@@ -72,7 +72,7 @@ static void make_set(struct test_set *t, const char *label, const double *second
 static const double times_i[] = { 10.1, 10.4, 9.8, 10.0, 10.3 };
 static const double times_ii[] = { 7.3, 7.5, 7.2, 7.6, 7.1, 7.4 };
 static const double times_iii[] = { 9.6, 10.0, 9.7, 9.9, 9.5 };
-static const struct xs_options default_opt = { XS_ALPHA_DEFAULT, false };
+static const struct xs_options default_opt = { XS_ALPHA_DEFAULT, false, false };
 
 /* Two or three conditions of 1000-byte transfers. */
 static struct test_set *sets3(void)
@@ -262,7 +262,7 @@ static void alpha_decides(void **state)
 {
 	struct test_set *s = sets3();
 	struct xfer_set in[3];
-	struct xs_options opt = { 0.01, false };
+	struct xs_options opt = { 0.01, false, false };
 	struct xs_report r;
 	char err[128];
 
@@ -374,7 +374,7 @@ static void text_table_layout(void **state)
 static void arith_rate_is_labelled(void **state)
 {
 	struct test_set *s = sets3();
-	struct xs_options opt = { 0.05, true };
+	struct xs_options opt = { 0.05, true, false };
 	struct xs_report r;
 	struct xs_out o;
 	double sum = 0.0;

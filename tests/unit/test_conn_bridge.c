@@ -9,7 +9,11 @@
  *   - SAR mode: messages of 1..2000 bytes keep their boundaries;
  *   - a client that does not read while the peer sends and closes, and
  *     starts reading only once its socket is full and TinyTP holds the
- *     rest, loses nothing: it reads every byte, then EOF.
+ *     rest, loses nothing: it reads every byte, then EOF;
+ *   - a plain IrLMP connection (lmp_conn, irdad's mode lmp): messages of
+ *     1..2000 bytes keep their boundaries both ways, one LM-PDU each; a
+ *     write one byte over TX_MAX is dropped and counted, the messages
+ *     around it arrive.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -27,13 +31,15 @@
 
 #include "conn_bridge.h"
 #include "ias.h"
+#include "lmp_conn.h"
 #include "stack_pair.h"
 #include "ttp.h"
 
 #define CLASS "BridgeTest"
 #define MAX_SDU 2048
 
-enum scenario { BOTH_WAYS, SAR_BOUNDARIES, LATE_READER };
+enum scenario { BOTH_WAYS, SAR_BOUNDARIES, LATE_READER, LMP_MESSAGES };
+#define OVERSIZE_AFTER 5   /* LMP: the oversized write follows this many messages */
 
 /* One client: the test's end of a socketpair. */
 struct client {
@@ -42,6 +48,7 @@ struct client {
 	size_t msgs_tx, msgs_rx;
 	uint8_t seed;
 	bool eof, bad, reading, closed;
+	bool oversize_sent;        /* LMP: the one write over TX_MAX went */
 };
 
 struct side {
@@ -58,6 +65,7 @@ struct rig {
 	enum scenario sc;
 	struct side s[2];
 	struct ttp_listener *tl;
+	struct lmp_listener *ll;
 	struct eloop_timer tick, limit;
 	uint32_t peer;
 	uint64_t late_start;
@@ -83,6 +91,20 @@ static struct side *side_of(struct rig *r, struct ttp *t)
 	return NULL;
 }
 
+static struct side *side_of_lmp(struct rig *r, struct lmp_conn *lc)
+{
+	for (int i = 0; i < 2; i++)
+		if (r->s[i].bridge && conn_bridge_lmp(r->s[i].bridge) == lc)
+			return &r->s[i];
+	return NULL;
+}
+
+/* Message boundaries are kept (SAR, and IrLMP). */
+static bool by_message(const struct rig *r)
+{
+	return r->sc == SAR_BOUNDARIES || r->sc == LMP_MESSAGES;
+}
+
 static void client_write(struct rig *r, struct client *c);
 static void client_read(struct rig *r, struct client *c);
 
@@ -105,9 +127,19 @@ static void on_client_writable(struct eloop *loop, int fd, void *ctx)
 static void client_write(struct rig *r, struct client *c)
 {
 	uint8_t buf[MAX_SDU];
-	bool sar = r->sc == SAR_BOUNDARIES;
+	bool sar = by_message(r);
 
 	while (c->sent < c->goal_tx) {
+		if (r->sc == LMP_MESSAGES && c->msgs_tx == OVERSIZE_AFTER && !c->oversize_sent) {
+			/* one byte over the largest LM-PDU: the bridge drops it */
+			static uint8_t big[2048 - 2 + 1];
+			memset(big, 0xee, sizeof(big));
+			if (send(c->fd, big, sizeof(big), MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+				eloop_add_writer(r->loop, c->fd, on_client_writable, r);
+				return;
+			}
+			c->oversize_sent = true;
+		}
 		/* odd sizes in stream mode, so writes and PDUs never line up */
 		size_t n = sar ? msg_len(c->msgs_tx) : 777;
 		if (n > c->goal_tx - c->sent)
@@ -139,7 +171,7 @@ static void client_read(struct rig *r, struct client *c)
 	ssize_t n;
 
 	while ((n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
-		if (r->sc == SAR_BOUNDARIES && (size_t)n != msg_len(c->msgs_rx))
+		if (by_message(r) && (size_t)n != msg_len(c->msgs_rx))
 			c->bad = true;
 		for (ssize_t k = 0; k < n; k++)
 			if (buf[k] != pattern((uint8_t)(c->seed ^ 0xff), c->got + (size_t)k))
@@ -211,6 +243,43 @@ static void attach(struct rig *r, struct side *sd, struct ttp *t, uint8_t seed)
 	client_start(r, sd, sv[1], seed);
 }
 
+static void attach_lmp(struct rig *r, struct side *sd, struct lmp_conn *lc, uint8_t seed)
+{
+	int sv[2];
+	struct conn_bridge_config bc = {
+		.mode = CONN_BRIDGE_SAR,
+		.tx_max = lmp_max_send(lc),
+		.rx_max = MAX_SDU,
+		.drain_timeout_us = 5000000,
+	};
+
+	assert_int_equal(lmp_max_send(lc), 2048 - 2);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	bc.mode = CONN_BRIDGE_STREAM;
+	assert_null(conn_bridge_new_lmp(r->loop, lc, sv[0], &bc, &bridge_ops, sd));
+	bc.mode = CONN_BRIDGE_SAR;
+	sd->bridge = conn_bridge_new_lmp(r->loop, lc, sv[0], &bc, &bridge_ops, sd);
+	assert_non_null(sd->bridge);
+	assert_ptr_equal(conn_bridge_lmp(sd->bridge), lc);
+	assert_null(conn_bridge_ttp(sd->bridge));
+	client_start(r, sd, sv[1], seed);
+}
+
+static void on_lmp(void *ctx, const struct lmp_event *ev)
+{
+	struct rig *r = ctx;
+	struct side *sd = side_of_lmp(r, ev->conn);
+
+	if (!sd && ev->type == LMP_EV_CONNECTED) {
+		bool is_a = irlmp_conn_owner(lmp_irlmp_conn(ev->conn)) == stack_irlmp(r->s[0].stk);
+		sd = is_a ? &r->s[0] : &r->s[1];
+		attach_lmp(r, sd, ev->conn, sd == &r->s[0] ? 0x5a : 0xa5);
+		return;
+	}
+	if (sd)
+		conn_bridge_lmp_event(sd->bridge, ev);
+}
+
 static void on_ttp(void *ctx, const struct ttp_event *ev)
 {
 	struct rig *r = ctx;
@@ -234,6 +303,14 @@ static void on_ias(void *ctx, int ret, const struct ias_response *resp)
 	int lsap = ret == IAS_SUCCESS ? ias_lsap_sel(resp) : -1;
 
 	assert_true(lsap > 0);
+	if (r->sc == LMP_MESSAGES) {
+		struct lmp_config lc;
+		lmp_config_defaults(&lc);
+		assert_non_null(lmp_connect(stack_irlmp(r->s[0].stk), r->peer, (uint8_t)lsap, &lc,
+					    on_lmp, r, stack_now(r->s[0].stk)));
+		stack_sync(r->s[0].stk);
+		return;
+	}
 	ttp_config_defaults(&tc);
 	tc.mode = r->sc == SAR_BOUNDARIES ? TTP_MODE_SAR : TTP_MODE_STREAM;
 	tc.max_sdu = MAX_SDU;
@@ -254,7 +331,9 @@ static void on_event_a(void *ctx, const struct irlap_event *ev)
 	}
 	r->peer = ev->peers[0].daddr;
 	assert_non_null(ias_query_start(stack_irlmp(r->s[0].stk), r->peer, CLASS,
-					"IrDA:TinyTP:LsapSel", on_ias, r, stack_now(r->s[0].stk)));
+					r->sc == LMP_MESSAGES ? "IrDA:IrLMP:LsapSel" :
+								"IrDA:TinyTP:LsapSel",
+					on_ias, r, stack_now(r->s[0].stk)));
 	stack_sync(r->s[0].stk);
 }
 
@@ -267,6 +346,7 @@ static void on_tick(struct eloop *loop, void *ctx)
 	switch (r->sc) {
 	case BOTH_WAYS:
 	case SAR_BOUNDARIES:
+	case LMP_MESSAGES:
 		if (a->fd >= 0 && !a->closed && a->got == a->goal_rx && b->got == b->goal_rx &&
 		    a->sent == a->goal_tx && a->goal_rx) {
 			a->closed = true;
@@ -330,9 +410,19 @@ static void run(struct rig *r, enum scenario sc, size_t a_tx, size_t b_tx)
 	ttp_config_defaults(&tc);
 	tc.mode = sc == SAR_BOUNDARIES ? TTP_MODE_SAR : TTP_MODE_STREAM;
 	tc.max_sdu = MAX_SDU;
-	r->tl = ttp_listen(stack_irlmp(r->s[1].stk), IRLMP_LSAP_ANY, &tc, on_ttp, r);
-	assert_non_null(r->tl);
-	assert_true(stack_register_lsap(r->s[1].stk, CLASS, NULL, ttp_listener_lsap(r->tl)) >= 0);
+	if (sc == LMP_MESSAGES) {
+		struct lmp_config lc;
+		lmp_config_defaults(&lc);
+		r->ll = lmp_listen(stack_irlmp(r->s[1].stk), IRLMP_LSAP_ANY, &lc, on_lmp, r);
+		assert_non_null(r->ll);
+		assert_true(stack_register_lsap(r->s[1].stk, CLASS, "IrDA:IrLMP:LsapSel",
+						lmp_listener_lsap(r->ll)) >= 0);
+	} else {
+		r->tl = ttp_listen(stack_irlmp(r->s[1].stk), IRLMP_LSAP_ANY, &tc, on_ttp, r);
+		assert_non_null(r->tl);
+		assert_true(stack_register_lsap(r->s[1].stk, CLASS, NULL,
+						ttp_listener_lsap(r->tl)) >= 0);
+	}
 	eloop_timer_init(&r->tick, on_tick, r);
 	eloop_timer_arm_in(r->loop, &r->tick, 10000);
 	eloop_timer_init(&r->limit, on_limit, r);
@@ -354,7 +444,9 @@ static void finish(struct rig *r)
 			close(r->s[i].cl.fd);
 		}
 	}
-	ttp_listener_free(r->tl);
+	if (r->tl)
+		ttp_listener_free(r->tl);
+	lmp_listener_free(r->ll);
 	stack_pair_close(&r->pair);
 }
 
@@ -411,12 +503,37 @@ static void late_reader_loses_nothing(void **state)
 	finish(&r);
 }
 
+static void lmp_messages(void **state)
+{
+	struct rig r;
+	size_t total = 0, k = 0;
+	(void)state;
+	while (total + msg_len(k) <= 40000)
+		total += msg_len(k++);
+	run(&r, LMP_MESSAGES, total, total);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(r.s[i].cl.got, total);
+		assert_int_equal(r.s[i].cl.msgs_rx, k);
+		assert_false(r.s[i].cl.bad);
+		const struct conn_bridge_stats *st = conn_bridge_get_stats(r.s[i].bridge);
+		assert_int_equal(st->tx_oversize, 1);        /* each side wrote one */
+		assert_int_equal(st->sdus_to_peer, k);       /* one LM-PDU a message */
+		assert_int_equal(st->bytes_to_peer, total);
+		assert_int_equal(st->rx_dropped, 0);         /* the readers kept up */
+	}
+	assert_true(r.s[1].cl.eof);
+	assert_true(r.s[1].by_peer);
+	assert_false(r.s[0].by_peer);
+	finish(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stream_both_ways),
 		cmocka_unit_test(sar_keeps_boundaries),
 		cmocka_unit_test(late_reader_loses_nothing),
+		cmocka_unit_test(lmp_messages),
 	};
 	return cmocka_run_group_tests_name("conn_bridge", tests, NULL, NULL);
 }

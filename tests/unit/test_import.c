@@ -51,6 +51,45 @@ static void import_text(struct outcome *o, const char *name, const char *data, s
 	memset(o, 0, sizeof(*o));
 	xfer_sets_init(&o->sets);
 	o->ok = xfer_import_buffer(&o->sets, name, data, len, &opts, &o->st, &log, &o->err);
+	/* Every line lands in exactly one count, however many runs it gave. */
+	if (o->ok)
+		assert_int_equal(o->st.lines, o->st.run_lines + o->st.unused + o->st.unrecognised +
+					      o->st.blank);
+}
+
+static void import_labelled(struct outcome *o, const char *name, const char *data,
+			    enum xfer_format format, bool intervals, uint64_t size,
+			    const char *label)
+{
+	struct xfer_import_opts opts = { .format = format, .intervals = intervals, .size = size,
+					 .label = label };
+	struct logger log = { collect, &o->log, LOG_LEVEL_DEBUG, NULL };
+	memset(o, 0, sizeof(*o));
+	xfer_sets_init(&o->sets);
+	o->ok = xfer_import_buffer(&o->sets, name, data, strlen(data), &opts, &o->st, &log,
+				   &o->err);
+}
+
+/* The fixture's text, n times over, then the first `extra` bytes of it. */
+static char *repeat_fixture(const char *file, int n, size_t extra, size_t *len_out)
+{
+	char path[512];
+	char *data;
+	size_t len;
+	struct xfer_error err;
+	snprintf(path, sizeof(path), "%s/%s", FIXTURES, file);
+	if (!xfer_read_whole_file(path, &data, &len, &err))
+		fail_msg("%s", err.msg);
+	assert_true(extra <= len);
+	char *out = malloc(len * (size_t)n + extra + 1);
+	assert_non_null(out);
+	for (int i = 0; i < n; i++)
+		memcpy(out + len * (size_t)i, data, len);
+	memcpy(out + len * (size_t)n, data, extra);
+	out[len * (size_t)n + extra] = '\0';
+	*len_out = len * (size_t)n + extra;
+	free(data);
+	return out;
 }
 
 static void import_fixture(struct outcome *o, const char *file, enum xfer_format format,
@@ -70,6 +109,17 @@ static void import_fixture(struct outcome *o, const char *file, enum xfer_format
 static void done(struct outcome *o)
 {
 	xfer_sets_free(&o->sets);
+	xfer_import_stats_free(&o->st);
+}
+
+/* The check line of the table that starts with this position. */
+static const char *check_at(const struct outcome *o, const char *where)
+{
+	for (size_t i = 0; i < o->st.n_checks; i++)
+		if (strncmp(o->st.checks[i], where, strlen(where)) == 0)
+			return o->st.checks[i];
+	fail_msg("no check at %s", where);
+	return NULL;
 }
 
 static void close_to(double got, double want)
@@ -152,7 +202,7 @@ static void test_lftp(void **state)
 	assert_true(o.ok);
 	assert_int_equal(o.st.runs, 0);
 	assert_int_equal(o.st.unused, 4);
-	assert_non_null(strstr(o.log.text, "lftp-get-fast.txt:1: no run: lftp gives no time"));
+	assert_non_null(strstr(o.log.text, "lftp-get-fast.txt:1:1: no run: lftp gives no time"));
 	done(&o);
 	import_fixture(&o, "lftp-put.txt", XFER_FORMAT_FTP, false, 0);
 	close_to(run_at(&o, 0, 0)->seconds, 100000.0 / (19.5 * 1024));
@@ -189,7 +239,7 @@ static void test_curl_w(void **state)
 	import_text(&o, "bad", bad, strlen(bad), XFER_FORMAT_CURL, false, 0);
 	assert_int_equal(o.st.runs, 0);
 	assert_int_equal(o.st.unrecognised, 2);
-	assert_non_null(strstr(o.log.text, "bad:1: not recognised as curl output (time_total is before"));
+	assert_non_null(strstr(o.log.text, "bad:1:1: not recognised as curl output (time_total is before"));
 	done(&o);
 }
 
@@ -306,7 +356,7 @@ static void test_iperf3(void **state)
 	assert_int_equal(o.st.unused, 1);
 	assert_int_equal(o.st.unrecognised, 1);
 	assert_non_null(strstr(o.log.text, "unable to connect"));
-	assert_non_null(strstr(o.log.text, "more.json:3: not recognised as iperf3 output (truncated"));
+	assert_non_null(strstr(o.log.text, "more.json:3:1: not recognised as iperf3 output (truncated"));
 	done(&o);
 }
 
@@ -366,12 +416,16 @@ static void test_malformed_lines(void **state)
 			  "hello\n";
 	import_text(&o, "cut.txt", ftp, strlen(ftp), XFER_FORMAT_FTP, false, 0);
 	assert_true(o.ok);
-	assert_int_equal(o.st.runs, 1);
-	assert_int_equal(o.st.unrecognised, 5);
+	/* Text after a record is no longer a reason to reject it (line 4). */
+	assert_int_equal(o.st.runs, 2);
+	assert_int_equal(o.st.run_lines, 2);
+	assert_int_equal(o.st.unrecognised, 4);
 	assert_int_equal(o.st.blank, 1);
 	assert_int_equal(o.st.lines, 7);
-	assert_non_null(strstr(o.log.text, "cut.txt:2: not recognised as ftp output"));
-	assert_non_null(strstr(o.log.text, "cut.txt:7: not recognised as ftp output: hello"));
+	assert_non_null(strstr(o.log.text, "cut.txt:2:1: not recognised as ftp output"));
+	assert_non_null(strstr(o.log.text, "cut.txt:3:1: not recognised as ftp output (time is "
+					   "neither seconds nor MM:SS)"));
+	assert_non_null(strstr(o.log.text, "cut.txt:7:1: not recognised as ftp output: hello"));
 	done(&o);
 	const char *nut = " 1790.4375 MB /   1.00 sec = \n1790.4375 MB / 1.00 sec = 15011.8925 Mbits\n";
 	import_text(&o, "n", nut, strlen(nut), XFER_FORMAT_NUTTCP, false, 0);
@@ -405,11 +459,18 @@ static void test_binary_and_empty(void **state)
 	struct outcome o;
 	const char bin[] = "\x00\x01\xff\n1048576\x00 bytes received in 1 secs (1 B/s)\n\x7f{";
 	for (unsigned f = 1; f < XFER_FORMAT_COUNT; f++) {
+		if (f == XFER_FORMAT_TABLE)
+			continue;       /* no table in it: an error, below */
 		import_text(&o, "bin", bin, sizeof(bin) - 1, (enum xfer_format)f, true, 10);
 		assert_true(o.ok);
 		assert_int_equal(o.st.runs, 0);
 		done(&o);
 	}
+	import_text(&o, "bin", bin, sizeof(bin) - 1, XFER_FORMAT_TABLE, false, 10);
+	assert_false(o.ok);
+	assert_non_null(strstr(o.err.msg, "bin: no table found"));
+	assert_int_equal(o.sets.n, 0);
+	done(&o);
 	import_text(&o, "bin", bin, sizeof(bin) - 1, XFER_FORMAT_AUTO, false, 10);
 	assert_false(o.ok);
 	assert_non_null(strstr(o.err.msg, "bin: no line matches"));
@@ -417,6 +478,255 @@ static void test_binary_and_empty(void **state)
 	import_text(&o, "empty", "", 0, XFER_FORMAT_FTP, false, 0);
 	assert_true(o.ok);
 	assert_int_equal(o.st.lines, 0);
+	done(&o);
+}
+
+
+/* Records after prompts and quote markers, with text after them, several
+ * in a line, and a whole session on one line. */
+static void test_records_in_text(void **state)
+{
+	(void)state;
+	struct outcome o;
+	const char *irs =
+		"$ irdaspray -c 10 host Transmitted 102400 bytes in 9.87 seconds (10.13 kbytes/s) "
+		"$ irdaspray -c 10 host\n"
+		"> Transmitted 102400 bytes in 9.91 seconds (10.09 kbytes/s)Received 102400 bytes "
+		"in 10.02 seconds (9.98 kbytes/s) bye\n"
+		"# Transmitted 1000 bytes in 2 seconds (0.5 kbytes/s) Transmitted 102400 bytes in 9.9\n";
+	import_text(&o, "irs", irs, strlen(irs), XFER_FORMAT_AUTO, false, 0);
+	assert_true(o.ok);
+	assert_int_equal(o.st.format, XFER_FORMAT_IRSPRAY);
+	assert_int_equal(o.st.runs, 4);
+	assert_int_equal(o.st.run_lines, 3);
+	assert_int_equal(o.st.broken, 1);
+	assert_string_equal(o.sets.sets[0].direction, "put");
+	assert_int_equal(o.sets.sets[0].n_runs, 3);
+	close_to(run_at(&o, 0, 0)->seconds, 9.87);
+	close_to(run_at(&o, 0, 1)->seconds, 9.91);
+	close_to(run_at(&o, 0, 2)->seconds, 2);
+	close_to(run_at(&o, 1, 0)->seconds, 10.02);
+	/* Each record says where it came from. */
+	assert_non_null(strstr(o.log.text, "irs:1:24: run of 102400 bytes"));
+	assert_non_null(strstr(o.log.text, "irs:2:3: run of 102400 bytes"));
+	assert_non_null(strstr(o.log.text, "irs:2:60: run of 102400 bytes"));
+	assert_non_null(strstr(o.log.text, "irs:3:54: irspray record cut or changed"));
+	done(&o);
+
+	/* An ftp session that lost its line breaks; prose about bytes is no
+	 * record at all. */
+	const char *ftp = "ftp> get a 1048576 bytes received in 1.50 seconds (682.7 KiB/s) "
+			  "226 Transfer complete. ftp> get b 2097152 bytes received in 3.25 secs "
+			  "(630.2 KiB/s) ftp> we sent 512 bytes to it ftp> bye\n";
+	import_text(&o, "ftp", ftp, strlen(ftp), XFER_FORMAT_AUTO, false, 0);
+	assert_int_equal(o.st.format, XFER_FORMAT_FTP);
+	assert_int_equal(o.st.runs, 2);
+	assert_int_equal(o.st.broken, 0);
+	close_to(run_at(&o, 0, 0)->seconds, 1.5);
+	close_to(run_at(&o, 0, 1)->seconds, 3.25);
+	done(&o);
+
+	/* nuttcp: totals with their CPU tail, then the next one at once. */
+	const char *nut = "> > 1790.4375 MB /   1.00 sec = 15011.8925 Mbps 26 %TX 71 %RX 0 retrans "
+			  "0.19 msRTT 100.0000 MB / 2.00 sec = 400.0000 Mbps 3 %TX 5 %RX 0 retrans "
+			  "0.20 msRTT$ exit\n";
+	import_text(&o, "nut", nut, strlen(nut), XFER_FORMAT_AUTO, false, 0);
+	assert_int_equal(o.st.format, XFER_FORMAT_NUTTCP);
+	assert_int_equal(o.st.runs, 2);
+	/* 100 MB (2^20) at 400 Mbps (10^6 bit/s): 104857600 * 8 / 4e8 s. */
+	close_to(run_at(&o, 0, 1)->seconds, 104857600.0 * 8 / 4e8);
+	done(&o);
+
+	/* NetPIPE's whole stdout on one line: all 82 sizes, one session. */
+	size_t len;
+	char *np = repeat_fixture("NPtcp-stdout.txt", 1, 0, &len);
+	for (size_t i = 0; i < len; i++)
+		if (np[i] == '\n')
+			np[i] = ' ';
+	import_text(&o, "np1", np, len, XFER_FORMAT_AUTO, false, 0);
+	assert_int_equal(o.st.format, XFER_FORMAT_NETPIPE);
+	assert_int_equal(o.st.runs, 82);
+	assert_int_equal(o.sets.n, 1);
+	assert_string_equal(o.sets.sets[0].label, "np1");
+	/* "  0:       1 bytes   7549 times -->      0.58 Mbps in      13.22 usec" */
+	close_to(run_at(&o, 0, 0)->seconds, 13.22e-6);
+	assert_true(run_at(&o, 0, 0)->block_size == 1);
+	free(np);
+	done(&o);
+}
+
+/* Several runs of a tool in one file: a set each; a cut one is left out. */
+static void test_sessions(void **state)
+{
+	(void)state;
+	struct outcome o;
+	size_t len;
+	char *np = repeat_fixture("NPtcp-stdout.txt", 2, 0, &len);
+	import_text(&o, "np", np, len, XFER_FORMAT_AUTO, false, 0);
+	assert_int_equal(o.st.sessions, 2);
+	assert_int_equal(o.sets.n, 2);
+	assert_string_equal(o.sets.sets[0].label, "np#1");
+	assert_string_equal(o.sets.sets[1].label, "np#2");
+	assert_int_equal(o.sets.sets[0].n_runs, 82);
+	assert_int_equal(o.sets.sets[1].n_runs, 82);
+	done(&o);
+	free(np);
+	/* A third sweep cut in its 17th line (at "18.6" of "18.67 Mbps"): the
+	 * fixture's first 4 lines of chatter, then 16 sizes. */
+	const char *cut = "  16:      45 bytes   4345 times -->     24.8";
+	char *whole = repeat_fixture("NPtcp-stdout.txt", 2, 0, &len);
+	char *three = malloc(len + 2048);
+	assert_non_null(three);
+	size_t first20 = 0, nl = 0;
+	while (nl < 20)
+		nl += whole[first20++] == '\n';
+	memcpy(three, whole, len);
+	memcpy(three + len, whole, first20);
+	memcpy(three + len + first20, cut, strlen(cut) + 1);
+	import_text(&o, "np3", three, strlen(three), XFER_FORMAT_NETPIPE, false, 0);
+	assert_true(o.ok);
+	assert_int_equal(o.st.runs, 164);
+	assert_int_equal(o.st.dropped, 16);
+	assert_int_equal(o.sets.n, 2);
+	assert_non_null(strstr(o.log.text, "np3:193:3: session np3#3 cut short (NetPIPE progress "
+					   "line cut or changed)"));
+	done(&o);
+	/* --label joins the sessions, and still leaves the cut one out. */
+	import_labelled(&o, "np3", three, XFER_FORMAT_NETPIPE, false, 0, "sweeps");
+	assert_int_equal(o.sets.n, 1);
+	assert_string_equal(o.sets.sets[0].label, "sweeps");
+	assert_int_equal(o.sets.sets[0].n_runs, 164);
+	done(&o);
+	free(three);
+	free(whole);
+
+	/* nuttcp -i, two commands, then a third without its totals. */
+	char *nut = repeat_fixture("nuttcp-interval.txt", 2, 40, &len);
+	import_text(&o, "nut", nut, len, XFER_FORMAT_NUTTCP, true, 0);
+	assert_int_equal(o.sets.n, 2);
+	assert_string_equal(o.sets.sets[1].label, "nut#2");
+	assert_int_equal(o.sets.sets[1].n_runs, 4);
+	assert_int_equal(o.st.dropped, 0);       /* 40 bytes: not a whole line */
+	assert_int_equal(o.st.unrecognised, 1);
+	assert_non_null(strstr(o.log.text, "session nut#3 cut short"));
+	done(&o);
+	/* Without --intervals each command is one run of one set. */
+	import_text(&o, "nut", nut, len, XFER_FORMAT_NUTTCP, false, 0);
+	assert_int_equal(o.sets.n, 1);
+	assert_string_equal(o.sets.sets[0].label, "nut");
+	assert_int_equal(o.sets.sets[0].n_runs, 2);
+	done(&o);
+	free(nut);
+
+	/* An iperf3 stream of two tests, by intervals; a truncated third. */
+	char *ip = repeat_fixture("iperf3.json", 2, 3000, &len);
+	import_text(&o, "ip", ip, len, XFER_FORMAT_AUTO, true, 0);
+	assert_int_equal(o.st.format, XFER_FORMAT_IPERF3);
+	assert_int_equal(o.sets.n, 2);
+	assert_string_equal(o.sets.sets[0].label, "ip#1");
+	assert_int_equal(o.sets.sets[0].n_runs, 4);
+	assert_int_equal(o.sets.sets[1].n_runs, 4);
+	assert_non_null(strstr(o.log.text, "session ip#3 cut short (truncated JSON document)"));
+	done(&o);
+	free(ip);
+}
+
+/* A hand-kept table; the expected statistics come from Python's
+ * statistics module (mean, stdev, pstdev, harmonic_mean):
+ *   A time 808.75, 9.429563, 8.166241;  A rate 126.625, 1.459166, 1.263675,
+ *   harmonic 126.612382;  B time 648.0, 7.549834, 6.164414;
+ *   B rate 158.033333, 1.861003, 1.519503. */
+static const char table_text[] =
+	"Table 1: 100 KiB over IrDA, two dongles\n"
+	"\n"
+	"          A                          B\n"
+	"Run   Time (ms)  Rate (kB/s)   Time (ms)  Rate (kB/s)\n"
+	"1           812        126.1         640        160.0\n"
+	"2           798        128.3         655        156.3\n"
+	"3           805        127.2         649        157.8\n"
+	"4           820        124.9\n"
+	"Avg.     808.75       126.61       648.1       158.03\n"
+	"Dev.       9.43         1.45        6.16          1.7\n"
+	"(Dev. by hand)\n";
+
+static void test_table(void **state)
+{
+	(void)state;
+	struct outcome o;
+	import_text(&o, "t", table_text, strlen(table_text), XFER_FORMAT_AUTO, false, 102400);
+	assert_true(o.ok);
+	assert_int_equal(o.st.format, XFER_FORMAT_TABLE);
+	assert_int_equal(o.sets.n, 2);
+	assert_string_equal(o.sets.sets[0].label, "A");
+	assert_string_equal(o.sets.sets[1].label, "B");
+	assert_int_equal(o.sets.sets[0].n_runs, 4);
+	assert_int_equal(o.sets.sets[1].n_runs, 3);
+	close_to(run_at(&o, 0, 3)->seconds, 0.820);
+	close_to(run_at(&o, 1, 2)->seconds, 0.649);
+	assert_true(run_at(&o, 1, 2)->bytes == 102400);
+	assert_int_equal(o.st.run_lines, 4);
+	assert_int_equal(o.st.blank, 1);
+	assert_int_equal(o.st.unused, 6);
+	assert_int_equal(o.st.n_checks, 8);
+	assert_int_equal(o.st.checks_failed, 2);
+	assert_non_null(strstr(check_at(&o, "t:9:10:"), "Avg. Time (ms) of A = 808.75: the mean of 4 "
+						     "runs, 808.75 (rounded or truncated alike)"));
+	assert_non_null(strstr(check_at(&o, "t:9:23:"), "the harmonic mean of 4 runs"));
+	assert_non_null(strstr(check_at(&o, "t:9:23:"), "(rounded or truncated alike)"));
+	assert_non_null(strstr(check_at(&o, "t:9:36:"), "Avg. Time (ms) of B = 648.1: NOT the mean"));
+	assert_non_null(strstr(check_at(&o, "t:9:48:"), "the mean of 3 runs, 158.0333333"));
+	assert_non_null(strstr(check_at(&o, "t:10:12:"), "the sample SD (divisor n-1) of 4 runs, "
+						      "9.42956344 (rounded); not the population"));
+	assert_non_null(strstr(check_at(&o, "t:10:25:"), "the sample SD (divisor n-1) of 4 runs, "
+						      "1.459166429 (truncated)"));
+	assert_non_null(strstr(check_at(&o, "t:10:37:"), "the population SD (divisor n) of 3 runs, "
+						      "6.164414003 (rounded or truncated alike)"));
+	assert_non_null(strstr(check_at(&o, "t:10:51:"), "NEITHER the sample SD, 1.861003314, nor "
+						      "the population SD, 1.519502843"));
+	done(&o);
+	/* Without a size the runs cannot be imported, but the check stands. */
+	import_text(&o, "t", table_text, strlen(table_text), XFER_FORMAT_TABLE, false, 0);
+	assert_false(o.ok);
+	assert_non_null(strstr(o.err.msg, "give --size"));
+	assert_int_equal(o.sets.n, 0);
+	assert_int_equal(o.st.n_checks, 8);
+	done(&o);
+	/* --label cannot name two conditions. */
+	import_labelled(&o, "t", table_text, XFER_FORMAT_TABLE, false, 102400, "X");
+	assert_false(o.ok);
+	assert_non_null(strstr(o.err.msg, "t:4:1: --label names one condition"));
+	done(&o);
+	/* One condition without a header: a Size column, the file's name. */
+	const char *one = "No.  Size (KiB)  Time (s)\n1.   100  10.1\n2.   200  20.5\n"
+			  "Mean      150  15.30\nSD        70.71  7.35\n";
+	import_text(&o, "one", one, strlen(one), XFER_FORMAT_AUTO, false, 0);
+	assert_true(o.ok);
+	assert_int_equal(o.sets.n, 1);
+	assert_string_equal(o.sets.sets[0].label, "one");
+	assert_true(run_at(&o, 0, 1)->bytes == 204800);
+	close_to(run_at(&o, 0, 1)->seconds, 20.5);
+	/* Time: mean 15.3; sample SD 7.353910524, population 5.2. */
+	assert_non_null(strstr(check_at(&o, "one:4:"), "the mean of 2 runs, 15.3 (rounded or"));
+	assert_non_null(strstr(check_at(&o, "one:5:"), "the sample SD (divisor n-1) of 2 runs, "
+						    "7.353910524 (rounded or truncated alike)"));
+	done(&o);
+	/* An SD on a boundary: 7.30 7.40 7.35 s have a sample SD of exactly
+	 * 0.05 (statistics.stdev), which truncates to 0.05, not to 0.04; the
+	 * population SD is 0.0408248. */
+	const char *edge = "Run  Time (s)\n1  7.30\n2  7.40\n3  7.35\nDev.  0.04\n";
+	import_text(&o, "edge", edge, strlen(edge), XFER_FORMAT_TABLE, false, 10);
+	assert_non_null(strstr(check_at(&o, "edge:5:7:"), "the population SD (divisor n) of 3 runs, "
+						       "0.04082482905 (rounded or truncated alike); "
+						       "not the sample SD, 0.05"));
+	done(&o);
+	/* Cells that do not line up, a row of words, more cells than columns. */
+	const char *bad = "Run Time (s)\n1 2 3\n2 x\n";
+	import_text(&o, "bad", bad, strlen(bad), XFER_FORMAT_TABLE, false, 10);
+	assert_true(o.ok);
+	assert_int_equal(o.st.runs, 0);
+	assert_int_equal(o.st.unrecognised, 2);
+	assert_non_null(strstr(o.log.text, "bad:2:1: not recognised as table output (more cells"));
+	assert_non_null(strstr(o.log.text, "bad:3:1: not recognised as table output (a cell is not"));
 	done(&o);
 }
 
@@ -505,6 +815,9 @@ int main(void)
 		cmocka_unit_test(test_csv_and_times),
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_binary_and_empty),
+		cmocka_unit_test(test_records_in_text),
+		cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_merge_and_labels),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_number_parsing),

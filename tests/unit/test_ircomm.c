@@ -201,8 +201,10 @@ static struct world *world_new(uint8_t server_services)
 	config(&ic, server_services);
 	ic.data_rate = 19200;
 	ic.flow_control = 0x0c;
-	w->srv = ircomm_server_new(w->lm[1], w->db[1], &ic, on_event, &w->sv);
-	assert_non_null(w->srv);
+	if (server_services) {   /* 0: the test makes its own server */
+		w->srv = ircomm_server_new(w->lm[1], w->db[1], &ic, on_event, &w->sv);
+		assert_non_null(w->srv);
+	}
 	w->sim = sim_new(&cfg, st);
 	assert_non_null(w->sim);
 	return w;
@@ -422,6 +424,142 @@ static void three_wire_fallback(void **state)
 	assert_int_equal(w->cli.err, 0);
 	assert_int_equal(w->cli.reason, IRLMP_REASON_USER);
 	assert_true(ircomm_server_ias_object(w->srv) >= 0);
+	world_free(w);
+}
+
+static bool raw_up_both(struct world *w) { return w->cli.connected && w->sv.connected; }
+
+/* The server's IAS answer to GetValueByClass(IrDA:IrCOMM, attr). */
+static int ias_ret(struct world *w, const char *attr, struct ias_response *r, uint8_t *buf,
+		   size_t cap)
+{
+	uint8_t req[128];
+	size_t n = ias_request_build(req, sizeof(req), IRCOMM_CLASS, attr);
+
+	n = ias_db_answer(w->db[1], req, n, buf, cap);
+	assert_int_equal(ias_response_parse(buf, n, r), 0);
+	return r->ret;
+}
+static bool raw_connected_cli(struct world *w) { return w->cli.connected > 0; }
+
+/* A server offering 3-wire raw alone (Parameters 0x01, IrDA:IrLMP:LsapSel,
+ * no TinyTP attribute), a client that asked for 9-wire: it falls back to
+ * raw; 64 KiB each way intact with WRITABLE refills, no control channel,
+ * the IAS object withdrawn while connected, the hang-up seen. */
+static void raw_fallback_session(void **state)
+{
+	struct world *w = world_new(IRCOMM_SVC_3WIRE_RAW);
+	struct ircomm_params set = { .present = IRCOMM_P_DATA_RATE, .data_rate = 115200 };
+	struct ias_response r;
+	uint8_t buf[256];
+
+	(void)state;
+	assert_int_equal(ias_ret(w, IRCOMM_ATTR_LMP_LSAP, &r, buf, sizeof(buf)), IAS_SUCCESS);
+	assert_int_equal(ias_lsap_sel(&r), ircomm_server_lsap(w->srv));
+	assert_int_equal(ias_ret(w, IRCOMM_ATTR_PARAMETERS, &r, buf, sizeof(buf)), IAS_SUCCESS);
+	assert_int_equal(r.value.len, 6);   /* service type 0x01, port type serial */
+	assert_memory_equal(r.value.bytes, "\x00\x01\x01\x01\x01\x01", 6);
+	assert_int_equal(ias_ret(w, IRCOMM_ATTR_LSAP, &r, buf, sizeof(buf)), IAS_NO_SUCH_ATTRIBUTE);
+	w->cli.tx_goal = w->sv.tx_goal = KIB64;
+	w->cli.tx_seed = w->sv.rx_seed = 31;
+	w->sv.tx_seed = w->cli.rx_seed = 32;
+	client_start(w, IRCOMM_SVC_9WIRE);
+	assert_true(run(w, raw_up_both, 20 * SEC));
+	assert_int_equal(ircomm_service_type(w->cli.c), IRCOMM_SVC_3WIRE_RAW);
+	assert_int_equal(ircomm_service_type(w->sv.c), IRCOMM_SVC_3WIRE_RAW);
+	assert_int_equal(ircomm_server_ias_object(w->srv), -1);
+	/* one LM-PDU of data a write: the IrLAP data size less the LM header */
+	assert_int_equal(ircomm_max_write(w->cli.c), 2048 - 2);
+	assert_int_equal(ircomm_set_params(w->cli.c, &set), -EOPNOTSUPP);
+	assert_int_equal(ircomm_set_lines(w->cli.c, 0), -EOPNOTSUPP);
+	assert_int_equal(ircomm_poll(w->sv.c), -EOPNOTSUPP);
+	assert_true(run(w, transfers_done, sim_now(w->sim) + 60 * SEC));
+	assert_false(w->cli.mismatch);
+	assert_false(w->sv.mismatch);
+	assert_int_equal(w->cli.rx_done, KIB64);
+	assert_int_equal(w->sv.rx_done, KIB64);
+	assert_true(w->cli.writable > 0);   /* the send queue filled: refills came */
+	assert_int_equal(w->cli.params_events + w->sv.params_events, 0);
+	assert_int_equal(w->cli.lines_events + w->sv.lines_events, 0);
+	assert_int_equal(ircomm_get_stats(w->sv.c)->bytes_rx, KIB64);
+
+	ircomm_disconnect(w->sv.c);
+	w->sv.c = NULL;
+	assert_true(run(w, client_gone, sim_now(w->sim) + 10 * SEC));
+	assert_int_equal(w->cli.err, 0);
+	assert_int_equal(w->cli.reason, IRLMP_REASON_USER);
+	assert_true(ircomm_server_ias_object(w->srv) >= 0);
+	world_free(w);
+}
+
+/* A server offering all three: a client asking for raw gets raw, one
+ * asking for cooked gets 9-wire. */
+static void raw_when_asked(void **state)
+{
+	uint8_t all = IRCOMM_SVC_3WIRE_RAW | IRCOMM_SVC_3WIRE | IRCOMM_SVC_9WIRE;
+	struct world *w = world_new(all);
+
+	(void)state;
+	client_start(w, IRCOMM_SVC_3WIRE_RAW);
+	assert_true(run(w, raw_up_both, 20 * SEC));
+	assert_int_equal(ircomm_service_type(w->sv.c), IRCOMM_SVC_3WIRE_RAW);
+	assert_int_equal(ircomm_write(w->cli.c, (const uint8_t *)"AT\r", 3), 3);
+	assert_true(run(w, sv_got_3, sim_now(w->sim) + 5 * SEC));
+	assert_memory_equal(w->sv.rx_copy, "AT\r", 3);
+	ircomm_disconnect(w->cli.c);
+	w->cli.c = NULL;
+	assert_true(run(w, sv_idle, sim_now(w->sim) + 10 * SEC));
+	world_free(w);
+
+	w = world_new(all);
+	client_start(w, IRCOMM_SVC_3WIRE | IRCOMM_SVC_9WIRE);
+	assert_true(run(w, both_connected, 20 * SEC));
+	assert_int_equal(ircomm_service_type(w->sv.c), IRCOMM_SVC_9WIRE);
+	world_free(w);
+}
+
+static struct lmp_conn *bare_conn;
+static void bare_event(void *ctx, const struct lmp_event *ev)
+{
+	(void)ctx;
+	if (ev->type == LMP_EV_CONNECTED)
+		bare_conn = ev->conn;
+	else if (ev->type == LMP_EV_DISCONNECTED)
+		bare_conn = NULL;
+}
+static bool bare_got(struct world *w) { (void)w; return bare_conn && lmp_rx_pending(bare_conn); }
+
+/* An IrLPT-style raw server: an IrDA:IrCOMM object with IrDA:IrLMP:LsapSel
+ * and no Parameters.  A 9-wire client takes raw; its bytes arrive as
+ * they are, without a clen byte. */
+static void raw_without_parameters(void **state)
+{
+	struct world *w = world_new(0);
+	struct lmp_config lc;
+	struct lmp_listener *l;
+	struct ias_value v = { .type = IAS_INTEGER };
+	uint8_t buf[16];
+	int obj;
+
+	(void)state;
+	lmp_config_defaults(&lc);
+	l = lmp_listen(w->lm[1], IRLMP_LSAP_ANY, &lc, bare_event, NULL);
+	assert_non_null(l);
+	v.integer = lmp_listener_lsap(l);
+	obj = ias_db_add_object(w->db[1], IRCOMM_CLASS);
+	assert_true(obj >= 0);
+	assert_int_equal(ias_db_add_attr(w->db[1], obj, IRCOMM_ATTR_LMP_LSAP, &v), 0);
+	client_start(w, IRCOMM_SVC_9WIRE);
+	assert_true(run(w, raw_connected_cli, 20 * SEC));
+	assert_int_equal(ircomm_service_type(w->cli.c), IRCOMM_SVC_3WIRE_RAW);
+	assert_int_equal(ircomm_write(w->cli.c, (const uint8_t *)"hello", 5), 5);
+	assert_true(run(w, bare_got, sim_now(w->sim) + 5 * SEC));
+	assert_int_equal(lmp_recv(bare_conn, buf, sizeof(buf)), 5);
+	assert_memory_equal(buf, "hello", 5);
+	lmp_disconnect(bare_conn);
+	bare_conn = NULL;
+	assert_true(run(w, client_gone, sim_now(w->sim) + 10 * SEC));
+	lmp_listener_free(l);
 	world_free(w);
 }
 
@@ -649,6 +787,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nine_wire_session),
 		cmocka_unit_test(three_wire_fallback),
+		cmocka_unit_test(raw_fallback_session),
+		cmocka_unit_test(raw_when_asked),
+		cmocka_unit_test(raw_without_parameters),
 		cmocka_unit_test(no_common_service),
 		cmocka_unit_test(no_ircomm_and_busy),
 		cmocka_unit_test(malformed_control),

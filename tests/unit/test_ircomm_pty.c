@@ -21,7 +21,8 @@
  *   - 3-wire cooked when the listener offers only that, and when the
  *     caller asks only for it (8 KiB each way);
  *   - the pty link: a stale symlink is replaced, a regular file refused,
- *     the link removed at free; 3wire-raw refused with a message.
+ *     the link removed at free; a 3wire-raw endpoint opens like the
+ *     others (tests/irdad-ircomm-raw.sh runs it between two daemons).
  * On descriptors (ircomm_pty_open_fds, irdad --stdio --service ircomm),
  * a calling against a pty listener b:
  *   - fds_pty_master: a on a pty master (the test holds the slave): its
@@ -607,10 +608,12 @@ static void link_rules(void **state)
 	assert_int_equal(lstat(link, &sb), 0);
 	assert_true(S_ISREG(sb.st_mode));
 	assert_int_equal(unlink(link), 0);
-	/* 3-wire raw is refused, saying why */
+	/* 3-wire raw is an endpoint like the others (it used to be refused) */
 	ep.wire = IRDAD_WIRE_3_RAW;
-	assert_int_equal(ircomm_pty_open(&ep, NULL, &p, err, sizeof(err)), -EOPNOTSUPP);
-	assert_non_null(strstr(err, "3wire-raw"));
+	assert_int_equal(ircomm_pty_open(&ep, NULL, &p, err, sizeof(err)), 0);
+	assert_int_equal(lstat(link, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+	ircomm_pty_free(p);
 	assert_int_equal(lstat(link, &sb), -1);
 	assert_int_equal(rmdir(dir), 0);
 }

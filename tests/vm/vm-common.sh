@@ -206,3 +206,29 @@ vm_smoke_finish() {
 	esac
 	exit 1
 }
+
+# Usage: vm_uml_build_test GUEST SECONDS [NAME=VALUE]... -> the whole host
+# side of a UML test of the build tree (abs_top_builddir): checks what
+# every such test needs, boots the guest script GUEST with IRNET_BUILD
+# set, and exits with the automake code.
+vm_uml_build_test() {
+	_guest=$1 _secs=$2
+	shift 2
+	_t0=$(vm_now)
+	for _tool in linux.uml pppd ip busybox timeout; do
+		vm_have "$_tool" || vm_smoke_skip "$_tool is not installed (or not executable by this user)"
+	done
+	for _ko in /usr/lib/uml/modules/*/kernel/drivers/net/ppp/ppp_async.ko; do
+		[ -f "$_ko" ] || vm_smoke_skip "user-mode-linux has no ppp_async module"
+	done
+	[ -x "${abs_top_builddir:-}/irnet/tools/irdad" ] || vm_die "irdad is not built (abs_top_builddir)"
+	_work=$(vm_smoke_workdir)
+	_envs="-e IRNET_BUILD=$abs_top_builddir"
+	for _e in "$@"; do _envs="$_envs -e $_e"; done
+	_rc=0
+	# shellcheck disable=SC2086
+	"$vmdir/uml-run.sh" -t "$_secs" -r "$_work/res" $_envs "$_guest" || _rc=$?
+	# The guest's own lines (its figures) go into the test's log on success too.
+	[ "$_rc" != 0 ] || grep -v '^\(debug\|sent\|rcvd\) ' "$_work/res/$(basename "$_guest" .sh).log" || true
+	vm_smoke_finish "$_rc" "$_work" "$_t0"
+}

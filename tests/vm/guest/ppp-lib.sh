@@ -30,3 +30,20 @@ check_addr() {
 	*) fail "ppp0 in $1 should be $2 peer $3" ;;
 	esac
 }
+
+# wait_cmd SECONDS COMMAND... -> polls until COMMAND succeeds (a fresh
+# run each time: wait_for's arguments are evaluated once).
+wait_cmd() {
+	_n=$(($1 * 20))
+	shift
+	while ! "$@"; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+# no_process PATTERN -> no process's command line matches PATTERN.
+no_process() {
+	! pgrep -f "$1" >/dev/null
+}

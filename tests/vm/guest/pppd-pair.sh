@@ -36,7 +36,7 @@ timeout 20 ip netns exec A pppd "$TMPDIR/a" $COMMON "$A_IP:$B_IP" updetach \
 	logfile "$TMPDIR/A.log" || fail "caller pppd did not bring IPCP up (status $?)"
 echo "IPCP up after $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"
 
-wait_for 5 -n "$(ip -n B -4 -o addr show dev ppp0 2>/dev/null)" ||
+wait_cmd 5 ip -n B -4 -o addr show dev ppp0 >/dev/null 2>&1 ||
 	fail "listener never configured ppp0"
 check_addr A "$A_IP" "$B_IP"
 check_addr B "$B_IP" "$A_IP"
