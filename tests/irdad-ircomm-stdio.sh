@@ -5,9 +5,11 @@
 #   - the helper on a pty master calling beta's [ircomm] pty listener:
 #     status lines, 64 KiB each way, termios -> IrCOMM parameters and DTR,
 #     the ends (our slave closed; beta's program gone; beta's daemon gone);
-#   - `failed not-offered` (gamma has no IrCOMM), `failed no-peer`;
-#   - two helpers on socketpairs (plain bytes, 3-wire, --listen).
-# About 40 s.
+#   - `failed not-offered` (gamma has no IrCOMM), `failed no-peer` (also
+#     with --connect-timeout 4: it kept looking that long);
+#   - two helpers on socketpairs (plain bytes, --listen), 3-wire cooked and
+#     3-wire raw.
+# About 46 s.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
 irdad="$abs_top_builddir/irnet/tools/irdad"
@@ -28,17 +30,19 @@ lpid=
 # gamma serves no IrCOMM: its IAS has no IrDA:IrCOMM
 start_irdad gamma "$b" -v
 pg=$irdad_pid
-for step in "gamma not-offered" "nobody no-peer"; do
+for step in "gamma not-offered" "nobody no-peer" "nobody no-peer --connect-timeout 4"; do
 	set -- $step
-	"$PYTHON" "$t" fail "$irdad" "$a" "$1" "$2" "$tmp" >"$tmp/fail-$2.out" 2>&1 ||
-		{ cat "$tmp/fail-$2.out"; fail "failed $2"; }
-	cat "$tmp/fail-$2.out"
+	"$PYTHON" "$t" fail "$irdad" "$a" "$1" "$2" "$tmp" ${3:-} ${4:-} >"$tmp/fail.out" 2>&1 ||
+		{ cat "$tmp/fail.out"; fail "failed $2"; }
+	cat "$tmp/fail.out"
 done
 kill -TERM $pg
 wait $pg
 lpid=
 
-"$PYTHON" "$t" plain "$irdad" "$a" "$b" "$tmp" >"$tmp/plain.out" 2>&1 ||
-	{ cat "$tmp/plain.out"; fail "two helpers on socketpairs"; }
-cat "$tmp/plain.out"
+for wire in 3wire 3wire-raw; do
+	"$PYTHON" "$t" plain "$irdad" "$a" "$b" "$tmp" $wire >"$tmp/plain.out" 2>&1 ||
+		{ cat "$tmp/plain.out"; fail "two helpers on socketpairs, $wire"; }
+	cat "$tmp/plain.out"
+done
 exit 0

@@ -17,11 +17,14 @@ tests/irdad-ircomm-stdio.sh.
          or `down link-lost`, the slave reads EOF or EIO.
   fail IRDAD DEV PEER WORD TMP
       a helper calling PEER says `failed WORD` and exits 1.
-  plain IRDAD A_DEV B_DEV TMP
+  fail IRDAD DEV PEER WORD TMP --connect-timeout S
+      the same, and it took S seconds at least.
+  plain IRDAD A_DEV B_DEV TMP [WIRE]
       two helpers on socketpairs (plain bytes, no termios), b with
       --listen: `listening`, then `up` at both ends, 8 KiB each way, and
       the caller's end of input ends both (`down closed`,
-      `down closed-by-peer`, both exit 0).
+      `down closed-by-peer`, both exit 0).  WIRE (default 3wire) is the
+      caller's --wire; with 3wire-raw the listener's too.
 
 Prints one line per check; exits 1 on the first failure."""
 import os
@@ -254,29 +257,38 @@ def run_session(irdad, dev, b_link, b_log, b_pid, tmp):
     os.close(b)
 
 
-def run_fail(irdad, dev, peer, word, tmp):
+def run_fail(irdad, dev, peer, word, tmp, *extra):
     master, slave = pty.openpty()
-    h = Helper(irdad, dev, tmp, "fail-" + word, ["--nickname", "alpha", "--peer", peer], master)
+    h = Helper(irdad, dev, tmp, "fail-" + word, ["--nickname", "alpha", "--peer", peer]
+               + list(extra), master)
     os.close(master)
     t0 = time.time()
     line = h.line(60)
-    check(line == "failed " + word, "calling %s: the helper says %r (after %.1f s)"
-          % (peer, line, time.time() - t0))
+    secs = time.time() - t0
+    check(line == "failed " + word, "calling %s%s: the helper says %r (after %.1f s)"
+          % (peer, " " + " ".join(extra) if extra else "", line, secs))
+    if "--connect-timeout" in extra:
+        # a lower bound only (a loaded machine is slower, never faster):
+        # without the option it gives up after 3 discoveries, about 2.3 s
+        limit = float(extra[list(extra).index("--connect-timeout") + 1])
+        check(secs >= limit - 0.2, "it kept looking for the %.0f s it was given" % limit)
     rc = h.wait(15)
     check(rc == 1, "it exits 1 (%s)" % rc)
     check(reads_hangup(slave, 5), "it closed the master: the slave reads EOF/EIO")
     os.close(slave)
 
 
-def run_plain(irdad, a_dev, b_dev, tmp):
+def run_plain(irdad, a_dev, b_dev, tmp, wire="3wire"):
     la, ra = socket.socketpair()
     lb, rb = socket.socketpair()
-    hb = Helper(irdad, b_dev, tmp, "plain-b", ["--nickname", "beta", "--listen"], rb.fileno())
+    b_wire = ["--wire", wire] if wire == "3wire-raw" else []
+    hb = Helper(irdad, b_dev, tmp, "plain-b-" + wire, ["--nickname", "beta", "--listen"] + b_wire,
+                rb.fileno())
     rb.close()
     line = hb.line(15)
     check(line == "listening", "--listen on a socketpair: %r" % line)
-    ha = Helper(irdad, a_dev, tmp, "plain-a", ["--nickname", "alpha", "--peer", "beta",
-                                               "--wire", "3wire"], ra.fileno())
+    ha = Helper(irdad, a_dev, tmp, "plain-a-" + wire, ["--nickname", "alpha", "--peer", "beta",
+                                                       "--wire", wire], ra.fileno())
     ra.close()
     la_line, lb_line = ha.line(30), hb.line(30)
     check(la_line is not None and la_line.startswith("up 0x") and la_line.endswith('"beta"'),
@@ -286,14 +298,19 @@ def run_plain(irdad, a_dev, b_dev, tmp):
     la.setblocking(False)
     lb.setblocking(False)
     ok, secs = exchange(la.fileno(), lb.fileno(), 8192, 9, 60)
-    check(ok, "8 KiB each way through two helpers on socketpairs, 3-wire, intact (%.1f s)"
-          % secs)
+    check(ok, "8 KiB each way through two helpers on socketpairs, %s, intact (%.1f s)"
+          % (wire, secs))
     la.shutdown(socket.SHUT_WR)
     a_end, b_end = ha.line(15), hb.line(15)
     check(a_end == "down closed" and b_end == "down closed-by-peer",
           "the caller's end of input ends both: %r, %r" % (a_end, b_end))
     rc_a, rc_b = ha.wait(15), hb.wait(15)
     check(rc_a == 0 and rc_b == 0, "both exit 0 (%s, %s)" % (rc_a, rc_b))
+    want = "3-wire raw" if wire == "3wire-raw" else "3-wire"
+    kind = [l.split(", ", 1)[1].strip() for l in open(ha.err, errors="replace")
+            if "ircomm stdio: connected to" in l]
+    check(kind and kind[0].startswith(want) and (wire == "3wire-raw" or "raw" not in kind[0]),
+          "the caller's log says it ran %s: %r" % (want, kind))
     la.close()
     lb.close()
 

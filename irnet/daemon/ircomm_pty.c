@@ -93,6 +93,8 @@ struct ircomm_pty {
 	struct eloop_timer watch;    /* hang-up of a descriptor not being read */
 	struct eloop_timer fds_timer; /* the peer's carrier lost; the drain's deadline */
 	struct eloop_timer end;      /* ended_fn, from the loop */
+	struct eloop_timer attempt;  /* calling: the connect timeout, if set */
+	uint64_t attempt_us;
 	uint8_t *drain;              /* the peer's last bytes, written before the end */
 	size_t drain_len, drain_off;
 };
@@ -1013,6 +1015,8 @@ int ircomm_pty_start(struct ircomm_pty *p, struct eloop *loop, struct stack *stk
 		/* the descriptor is the one open of the line: DTR, a caller dials */
 		p->st.slave_opens = 1;
 		eloop_timer_arm_in(loop, &p->watch, FDS_WATCH_US);
+		if (is_caller(p) && p->attempt_us)
+			eloop_timer_arm_in(loop, &p->attempt, p->attempt_us);
 		update_dtr(p);
 	} else {
 		/* a program may have opened the slave already: DTR, and a caller dials */
@@ -1257,7 +1261,10 @@ static void fds_call_failed(struct ircomm_pty *p, const char *why)
 	 * link is up with another station */
 	if (had_candidates && p->why == STATUS_NO_PEER)
 		fds_note(p, STATUS_BUSY, false);
-	if (!p->why_final && p->why == STATUS_NO_PEER && ++p->tries < FDS_DISCOVERIES) {
+	p->tries++;
+	/* with a connect timeout: discover again until it runs out */
+	bool again = p->attempt_us ? eloop_timer_pending(&p->attempt) : p->tries < FDS_DISCOVERIES;
+	if (!p->why_final && p->why == STATUS_NO_PEER && again) {
 		wait_redial(p, 0, why);
 		return;
 	}
@@ -1321,6 +1328,7 @@ static void fds_connected(struct ircomm_pty *p)
 {
 	const struct irlap_peer *peer;
 
+	eloop_timer_cancel(p->loop, &p->attempt);
 	if (!is_caller(p))
 		p->st.peer = p->link_peer; /* the caller's station */
 	peer = seen_find(p, p->st.peer);
@@ -1421,6 +1429,19 @@ static void on_watch(struct eloop *loop, void *ctx)
 	eloop_timer_arm_in(loop, &p->watch, FDS_WATCH_US);
 }
 
+/* The connect timeout ran out before a connection. */
+static void on_attempt(struct eloop *loop, void *ctx)
+{
+	struct ircomm_pty *p = ctx;
+	(void)loop;
+
+	if (p->ended || p->state == IRCOMM_PTY_CONNECTED || p->state == IRCOMM_PTY_HANGING_UP)
+		return;
+	if (p->state == IRCOMM_PTY_CONNECTING)
+		fds_note(p, STATUS_NO_ANSWER, false);
+	hang_up_now(p, "connect timeout");
+}
+
 static void on_end(struct eloop *loop, void *ctx)
 {
 	struct ircomm_pty *p = ctx;
@@ -1464,6 +1485,7 @@ static void fds_stop(struct ircomm_pty *p)
 	eloop_timer_cancel(p->loop, &p->watch);
 	eloop_timer_cancel(p->loop, &p->fds_timer);
 	eloop_timer_cancel(p->loop, &p->end);
+	eloop_timer_cancel(p->loop, &p->attempt);
 }
 
 int ircomm_pty_open_fds(const struct irdad_endpoint *ep, int in_fd, int out_fd,
@@ -1477,10 +1499,6 @@ int ircomm_pty_open_fds(const struct irdad_endpoint *ep, int in_fd, int out_fd,
 		snprintf(err, errlen, "ircomm %s: not an ircomm endpoint on two descriptors",
 			 ep->name);
 		return -EINVAL;
-	}
-	if (ep->wire == IRDAD_WIRE_3_RAW) {
-		snprintf(err, errlen, "ircomm %s: wire 3wire-raw is not implemented", ep->name);
-		return -EOPNOTSUPP;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
@@ -1504,6 +1522,7 @@ int ircomm_pty_open_fds(const struct irdad_endpoint *ep, int in_fd, int out_fd,
 	eloop_timer_init(&p->watch, on_watch, p);
 	eloop_timer_init(&p->fds_timer, on_fds_timer, p);
 	eloop_timer_init(&p->end, on_end, p);
+	eloop_timer_init(&p->attempt, on_attempt, p);
 	if (fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK) < 0 ||
 	    fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK) < 0) {
 		int rc = fail(err, errlen, errno, who, "descriptors");
@@ -1540,6 +1559,11 @@ int ircomm_pty_open_fds(const struct irdad_endpoint *ep, int in_fd, int out_fd,
 void ircomm_pty_set_status_fd(struct ircomm_pty *p, int fd)
 {
 	status_line_set_fd(&p->sl, fd);
+}
+
+void ircomm_pty_set_connect_timeout(struct ircomm_pty *p, uint64_t us)
+{
+	p->attempt_us = us;
 }
 
 void ircomm_pty_set_ended(struct ircomm_pty *p, void (*ended)(void *ctx, struct ircomm_pty *p),

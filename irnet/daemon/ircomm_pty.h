@@ -120,6 +120,12 @@ int ircomm_pty_open_fds(const struct irdad_endpoint *ep, int in_fd, int out_fd,
  * closed here; -1: none), and the hook called once, from the loop, after
  * the end (it may free the endpoint). */
 void ircomm_pty_set_status_fd(struct ircomm_pty *p, int fd);
+/* Before ircomm_pty_start, on descriptors, calling: look for the peer
+ * (discovering again while nobody is found) and reach it within us, then
+ * fail ("failed no-peer", "failed no-answer" if a call was under way).
+ * 0, the default: 3 discoveries, and IAS, TinyTP and IrLAP's own
+ * timeouts. */
+void ircomm_pty_set_connect_timeout(struct ircomm_pty *p, uint64_t us);
 void ircomm_pty_set_ended(struct ircomm_pty *p, void (*ended)(void *ctx, struct ircomm_pty *p),
 			  void *ctx);
 /* Starts the endpoint on the loop and the stack: a listener registers

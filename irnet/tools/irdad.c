@@ -115,15 +115,16 @@ static void usage(FILE *f)
 	      "  --service SERVICE     --stdio: irnet (default: PPP in async HDLC over IrNET)\n"
 	      "                        or ircomm (bytes over IrCOMM, a serial line to a phone;\n"
 	      "                        a pty master's slave settings go as IrCOMM parameters)\n"
-	      "  --wire WIRE           --stdio --service ircomm: auto (default), 9wire, 3wire\n"
+	      "  --wire WIRE           --stdio --service ircomm: auto (default), 9wire, 3wire,\n"
+	      "                        3wire-raw\n"
 	      "  --listen              --stdio: wait for a peer's call (default: call)\n"
 	      "  --peer PEER           --stdio: call this nickname or 0xADDRESS (default: the\n"
 	      "                        first station offering the service)\n"
 	      "  --status-fd N         --stdio: status lines (listening, up, failed, down) on\n"
 	      "                        descriptor N\n"
 	      "  --connect-timeout S   --stdio, calling: keep looking for the peer for S\n"
-	      "                        seconds, then fail (default 20 for IrNET, 3\n"
-	      "                        discoveries)\n"
+	      "                        seconds, then fail (default: 3 discoveries; IrNET\n"
+	      "                        also gives up at 20 s)\n"
 	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  -v, --verbose         log-level info (twice: debug)\n"
 	      "Every key of irdad.conf(5) is also an option that overrides the file:\n"
@@ -250,16 +251,15 @@ static int parse_service(const char *arg, enum irdad_service *out)
 	return -1;
 }
 
-/* --wire: the [ircomm] key's values that a connection on descriptors
- * can run (3wire-raw is not implemented). */
+/* --wire: the [ircomm] key's values. */
 static int parse_wire(const char *arg, enum irdad_wire *out)
 {
-	for (enum irdad_wire w = IRDAD_WIRE_AUTO; w <= IRDAD_WIRE_3; w++)
+	for (enum irdad_wire w = IRDAD_WIRE_AUTO; w <= IRDAD_WIRE_3_RAW; w++)
 		if (strcmp(arg, irdad_wire_name(w)) == 0) {
 			*out = w;
 			return 0;
 		}
-	fprintf(stderr, "irdad: --wire %s: auto, 9wire or 3wire\n", arg);
+	fprintf(stderr, "irdad: --wire %s: auto, 9wire, 3wire or 3wire-raw\n", arg);
 	return -1;
 }
 
@@ -514,6 +514,9 @@ static int open_stdio(struct irdad *d)
 		d->nircomm = 1;
 		ircomm_pty_set_status_fd(d->ircomm[0], d->status_fd);
 		ircomm_pty_set_ended(d->ircomm[0], on_stdio_ircomm_ended, d);
+		if (d->connect_timeout_s)
+			ircomm_pty_set_connect_timeout(d->ircomm[0],
+						       (uint64_t)d->connect_timeout_s * 1000000u);
 		return 0;
 	}
 	if (irnet_ep_open_fds(ep, in, out, &d->h.log, &d->irnet[0],

@@ -68,7 +68,7 @@ SANITIZER_TESTS += tests/irdad-lmp.sh
 # IrCOMM 3-wire raw pty to pty between two daemons, and the 9-wire fallback.
 TESTS += tests/irdad-ircomm-raw.sh
 # irdad --stdio --service ircomm (the pppd plugin's IrCOMM helper) against
-# an [ircomm] listener, and two helpers on socketpairs (about 40 s); under
+# an [ircomm] listener, and two helpers on socketpairs (about 46 s); under
 # ASan too.
 TESTS += tests/irdad-ircomm-stdio.sh
 EXTRA_DIST += tests/irdad_ircomm_stdio_test.py

@@ -33,7 +33,8 @@
  *     words and closes (b's DTR drops): they come out of a, then
  *     "down closed-by-peer" and a's descriptor is closed (EOF);
  *   - fds_failures: "failed not-offered" (b without IrCOMM), "failed
- *     no-peer" (a nickname nobody has).
+ *     no-peer" (a nickname nobody has; with a 4 s connect timeout, not
+ *     before 4 s).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -842,15 +843,18 @@ static void fds_peer_hangs_up(void **state)
 	fds_close(&r);
 }
 
-/* The calls that cannot be made: b has no IrCOMM; nobody has the name. */
+/* The calls that cannot be made: b has no IrCOMM; nobody has the name
+ * (3 discoveries, or as long as a connect timeout allows). */
 static void fds_failures(void **state)
 {
 	static const struct {
 		struct irdad_peer peer;
+		uint64_t timeout_us;
 		const char *line;
 	} cases[] = {
-		{ { .kind = IRDAD_PEER_ANY }, "failed not-offered\n" },
-		{ { .kind = IRDAD_PEER_NICKNAME, .nickname = "nobody" }, "failed no-peer\n" },
+		{ { .kind = IRDAD_PEER_ANY }, 0, "failed not-offered\n" },
+		{ { .kind = IRDAD_PEER_NICKNAME, .nickname = "nobody" }, 0, "failed no-peer\n" },
+		{ { .kind = IRDAD_PEER_NICKNAME, .nickname = "nobody" }, 4000000, "failed no-peer\n" },
 	};
 	(void)state;
 
@@ -861,9 +865,14 @@ static void fds_failures(void **state)
 
 		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
 		fds_open(&r, sp[1], sp[1], &cases[k].peer, false);
+		ircomm_pty_set_connect_timeout(r.a, cases[k].timeout_us);
+		uint64_t t0 = eloop_now_us();
 		fds_start(&r);
 		fds_wait(&r, fds_is_ended, "the end");
 		assert_string_equal(r.lines, cases[k].line);
+		/* a lower bound (without the timeout it ends after about 2 s) */
+		if (cases[k].timeout_us)
+			assert_true(eloop_now_us() - t0 >= cases[k].timeout_us);
 		ircomm_pty_get_stats(r.a, &st);
 		assert_int_equal(st.connects, 0);
 		close(sp[0]);
