@@ -30,7 +30,7 @@ PACKAGES=(
 	libumockdev-dev umockdev
 	ppp ppp-dev
 	user-mode-linux qemu-system-x86 busybox-static cpio dash xz-utils binutils
-	socat gammu jq tshark vsftpd iperf3 nuttcp netpipe-tcp ministat curl ftp inetutils-ftp lftp
+	socat gammu openobex-apps obexftp jq tshark vsftpd iperf3 nuttcp netpipe-tcp ministat curl ftp inetutils-ftp lftp
 	python3 python3-scipy mandoc iproute2 util-linux procps kmod
 )
 

@@ -179,6 +179,44 @@ static bool is_digit(uint8_t ch)
 	return ch >= '0' && ch <= '9';
 }
 
+static int hex_digit_value(uint8_t ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+bool cursor_parse_hex(struct cursor *c, size_t max_digits, uint64_t *out, size_t *ndigits)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+	int d;
+
+	*out = 0;
+	*ndigits = 0;
+	if (c->failed || max_digits == 0 || max_digits > 16) {
+		c->failed = true;
+		return false;
+	}
+	while (n < max_digits && cursor_remaining(c) > 0 &&
+	       (d = hex_digit_value(c->data[c->pos])) >= 0) {
+		v = v << 4 | (uint64_t)d;
+		c->pos++;
+		n++;
+	}
+	if (n == 0) {
+		c->failed = true;
+		return false;
+	}
+	*out = v;
+	*ndigits = n;
+	return true;
+}
+
 bool cursor_parse_u64(struct cursor *c, uint64_t *out)
 {
 	uint64_t v = 0;

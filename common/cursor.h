@@ -74,6 +74,10 @@ bool cursor_literal(struct cursor *c, const char *text);
 /* Parses a decimal unsigned integer (no sign, no spaces, overflow is an
  * error). */
 bool cursor_parse_u64(struct cursor *c, uint64_t *out);
+/* Parses 1 to max_digits hexadecimal digits (either case, no "0x"),
+ * stopping at the first other byte or after max_digits (max_digits <= 16);
+ * *ndigits gets how many.  No digit is an error. */
+bool cursor_parse_hex(struct cursor *c, size_t max_digits, uint64_t *out, size_t *ndigits);
 /* Parses a finite decimal floating-point number such as 12, 1.5, .5,
  * 1e-3 or -2.25.  Stops at the first character that cannot continue it. */
 bool cursor_parse_double(struct cursor *c, double *out);

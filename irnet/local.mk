@@ -8,6 +8,7 @@
 #   irnet/api/     irdad's local API: the control messages (sans-I/O)
 #   irnet/daemon/  irdad: its configuration (irdad.conf, options)
 #   irnet/tools/   the programs (irwire, irdiscover, irspray)
+#   irnet/irsock/  libirsock.so (AF_IRDA over irdad) and irsock(1)
 # A tier may use the tiers above it in this list, never one below; the
 # cores use nothing but common/.  libirnet.la is the whole stack.
 noinst_LTLIBRARIES += irnet/libirnet.la
@@ -23,3 +24,4 @@ include irnet/sim/local.mk
 include irnet/api/local.mk
 include irnet/daemon/local.mk
 include irnet/tools/local.mk
+include irnet/irsock/local.mk

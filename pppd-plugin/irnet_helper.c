@@ -102,44 +102,21 @@ bool irnet_helper_argv(const struct irnet_settings *s, struct irnet_argv *out)
 /* `0x` and exactly 8 hex digits. */
 static bool parse_daddr(struct cursor *c, uint32_t *out)
 {
-	uint32_t v = 0;
-	uint8_t ch;
+	uint64_t v;
+	size_t n;
 
-	if (!cursor_literal(c, "0x"))
+	if (!cursor_literal(c, "0x") || !cursor_parse_hex(c, 8, &v, &n) || n != 8)
 		return false;
-	for (int i = 0; i < 8; i++) {
-		if (!cursor_u8(c, &ch))
-			return false;
-		unsigned d;
-		if (ch >= '0' && ch <= '9')
-			d = ch - '0';
-		else if (ch >= 'a' && ch <= 'f')
-			d = ch - 'a' + 10;
-		else if (ch >= 'A' && ch <= 'F')
-			d = ch - 'A' + 10;
-		else
-			return false;
-		v = v << 4 | d;
-	}
-	*out = v;
+	*out = (uint32_t)v;
 	return true;
-}
-
-static int hex_value(uint8_t ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
 }
 
 /* A quoted nickname: `"` ... `"`, with \" \\ and \xHH escapes. */
 static bool parse_quoted(struct cursor *c, struct irnet_status *out)
 {
-	uint8_t ch, h1, h2;
+	uint8_t ch;
+	uint64_t hex;
+	size_t n;
 
 	if (!cursor_literal(c, "\""))
 		return false;
@@ -153,10 +130,9 @@ static bool parse_quoted(struct cursor *c, struct irnet_status *out)
 			if (!cursor_u8(c, &ch))
 				return false;
 			if (ch == 'x') {
-				if (!cursor_u8(c, &h1) || !cursor_u8(c, &h2) || hex_value(h1) < 0 ||
-				    hex_value(h2) < 0)
+				if (!cursor_parse_hex(c, 2, &hex, &n) || n != 2)
 					return false;
-				ch = (uint8_t)(hex_value(h1) << 4 | hex_value(h2));
+				ch = (uint8_t)hex;
 			} else if (ch != '"' && ch != '\\') {
 				return false;
 			}

@@ -371,28 +371,27 @@ static void export_peer(const struct irnet_status *st)
 	       opt_mode == IRNET_MODE_IRCOMM ? "IrCOMM" : "IrNET", daddr, name, device);
 }
 
-/* pppd's init and connect scripts, on the slave, as for a serial line. */
+/* One of pppd's scripts on the slave, as tty.c runs them on a serial
+ * line; a failure sets exit_status and logs pppd's own words. */
+static bool run_script(char *cmd, const char *failed, int exit_status, const char *done)
+{
+	if (!cmd || !cmd[0])
+		return true;
+	if (device_script(cmd, link_state.slave, link_state.slave, 0) < 0 || irnet_got_sigterm()) {
+		error("%s", failed);
+		irnet_set_status(exit_status);
+		return false;
+	}
+	info("irnet: %s", done);
+	return true;
+}
+
 static bool run_scripts(void)
 {
-	if (initializer && initializer[0]) {
-		if (device_script(initializer, link_state.slave, link_state.slave, 0) < 0 ||
-		    irnet_got_sigterm()) {
-			error("Initializer script failed");
-			irnet_set_status(EXIT_INIT_FAILED);
-			return false;
-		}
-		info("irnet: init script done");
-	}
-	if (connect_script && connect_script[0]) {
-		if (device_script(connect_script, link_state.slave, link_state.slave, 0) < 0 ||
-		    irnet_got_sigterm()) {
-			error("Connect script failed");
-			irnet_set_status(EXIT_CONNECT_FAILED);
-			return false;
-		}
-		info("irnet: connect script done");
-	}
-	return true;
+	return run_script(initializer, "Initializer script failed", EXIT_INIT_FAILED,
+			  "init script done") &&
+	       run_script(connect_script, "Connect script failed", EXIT_CONNECT_FAILED,
+			  "connect script done");
 }
 
 static void irnet_cleanup(void);

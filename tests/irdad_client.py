@@ -9,7 +9,7 @@ import struct
 
 VERSION = 1
 MSG = dict(HELLO=1, DISCOVER=2, IAS_QUERY=3, IAS_ADD=4, IAS_REMOVE=5, LISTEN=6,
-           CONNECT=7, CLOSE=8, STATUS=9, WATCH=10, OK=64, ERROR=65, HELLO_REPLY=66,
+           CONNECT=7, CLOSE=8, STATUS=9, WATCH=10, ATTACH=11, OK=64, ERROR=65, HELLO_REPLY=66,
            STATIONS=67, IAS_RESULT=68, LISTENING=69, CONNECTION=70, STATUS_REPLY=71,
            DISCONNECTED=72, STATION=73)
 MSG_NAME = {v: k for k, v in MSG.items()}
@@ -25,10 +25,13 @@ ATTR = {1: ("CLIENT", "str"), 2: ("PORT", "str"), 3: ("ADDR", "u32"), 4: ("NICKN
         30: ("COUNTER", "nest"), 31: ("VALUE64", "u64"), 32: ("CONN", "nest"),
         33: ("OWNER", "str"), 34: ("EVENTS", "u32"), 35: ("ERRNO", "u32"), 36: ("TEXT", "str"),
         37: ("REASON", "u8"), 38: ("PRESENT", "u8"), 39: ("PEER_LSAP", "u8"),
-        40: ("PEER_MAX_SDU", "u32"), 41: ("TX_MAX", "u32"), 42: ("NAME", "str")}
+        40: ("PEER_MAX_SDU", "u32"), 41: ("TX_MAX", "u32"), 42: ("NAME", "str"),
+        43: ("SERVICE", "u8"), 44: ("ROLE", "u8"), 45: ("ENDPOINT_ID", "u32")}
 TAG = {name: (tag, kind) for tag, (name, kind) in ATTR.items()}
 FMT = {"u8": ">B", "u16": ">H", "u32": ">I", "u64": ">Q"}
 MODE = dict(stream=1, sar=2, lmp=3)
+SERVICE = dict(irnet=1, ircomm=2)   # ATTACH
+ROLE = dict(call=0, listen=1)
 
 
 def attr(name, value):
@@ -106,8 +109,12 @@ class Client:
         if hello:
             self.hello = self.request("HELLO", [("CLIENT", name)], "HELLO_REPLY")
 
-    def send_raw(self, data):
-        self.sock.send(data)
+    def send_raw(self, data, fds=()):
+        if fds:
+            self.sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+                                        array.array("i", fds).tobytes())])
+        else:
+            self.sock.send(data)
 
     def recv(self):
         fds = array.array("i")
@@ -119,9 +126,11 @@ class Client:
                 fds.frombytes(cdata[:len(cdata) - len(cdata) % fds.itemsize])
         return Msg(data, list(fds))
 
-    def request(self, mtype, attrs=(), want=None):
+    def request(self, mtype, attrs=(), want=None, fds=()):
+        """fds go with the request in SCM_RIGHTS (ATTACH); the caller
+        keeps its copies."""
         self.seq += 1
-        self.send_raw(pack(mtype, self.seq, attrs))
+        self.send_raw(pack(mtype, self.seq, attrs), fds)
         while True:
             m = self.recv()
             if m.seq != self.seq or m.type in ("DISCONNECTED", "STATION"):
@@ -148,6 +157,11 @@ class Client:
         assert len(m.fds) == 1, "CONNECTION without exactly one descriptor"
         kind = socket.SOCK_STREAM if m.get("MODE") == MODE["stream"] else socket.SOCK_SEQPACKET
         return socket.socket(socket.AF_UNIX, kind, fileno=m.fds[0])
+
+    def counters(self):
+        """STATUS's counters as a dict."""
+        m = self.request("STATUS", want="STATUS_REPLY")
+        return {dict(c)["NAME"]: dict(c)["VALUE64"] for c in m.all("COUNTER")}
 
     def close(self):
         self.sock.close()

@@ -51,25 +51,27 @@ ssize_t fdpass_recv(int sock, void *buf, size_t cap, struct fdpass_fds *fds, int
 	return n;
 }
 
-int fdpass_send(int sock, const void *buf, size_t len, int fd)
+int fdpass_send_fds(int sock, const void *buf, size_t len, const int *fds, size_t nfds)
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(sizeof(int) * FDPASS_MAX)];
 	} ctl;
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
-	if (fd >= 0) {
+	if (nfds > FDPASS_MAX)
+		return -EINVAL;
+	if (nfds > 0) {
 		memset(&ctl, 0, sizeof(ctl));
 		mh.msg_control = ctl.buf;
-		mh.msg_controllen = sizeof(ctl.buf);
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
 		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
 	}
 	do
 		n = sendmsg(sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
@@ -77,6 +79,11 @@ int fdpass_send(int sock, const void *buf, size_t len, int fd)
 	if (n < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	return (size_t)n == len ? 0 : -EMSGSIZE;
+}
+
+int fdpass_send(int sock, const void *buf, size_t len, int fd)
+{
+	return fdpass_send_fds(sock, buf, len, &fd, fd >= 0 ? 1 : 0);
 }
 
 void fdpass_close(struct fdpass_fds *fds)

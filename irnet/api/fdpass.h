@@ -36,6 +36,9 @@ ssize_t fdpass_recv(int sock, void *buf, size_t cap, struct fdpass_fds *fds, int
  * along (the caller keeps its copy).  0, or -errno (-EAGAIN: the peer's
  * buffer is full; -EMSGSIZE: sent short). */
 int fdpass_send(int sock, const void *buf, size_t len, int fd);
+/* The same with nfds (at most FDPASS_MAX) descriptors, in this order
+ * (-EINVAL for more). */
+int fdpass_send_fds(int sock, const void *buf, size_t len, const int *fds, size_t nfds);
 /* Closes every descriptor in fds. */
 void fdpass_close(struct fdpass_fds *fds);
 

@@ -79,6 +79,9 @@ static const struct attr_def attr_defs[IRDAD_A_TAG_END] = {
 	[IRDAD_A_PEER_MAX_SDU] = U32("PEER_MAX_SDU"),
 	[IRDAD_A_TX_MAX] = U32("TX_MAX"),
 	[IRDAD_A_NAME] = STR("NAME", 60),
+	[IRDAD_A_SERVICE] = U8("SERVICE", IRDAD_ATTACH_IRNET, IRDAD_ATTACH_IRCOMM),
+	[IRDAD_A_ROLE] = U8("ROLE", IRDAD_ATTACH_CALL, IRDAD_ATTACH_LISTEN),
+	[IRDAD_A_ENDPOINT_ID] = U32("ENDPOINT_ID"),
 };
 
 /* Which attributes a message type or a nest takes, and how often. */
@@ -102,6 +105,7 @@ struct schema {
 static bool check_connect(const struct irdad_attrs *as, char *why, size_t whylen);
 static bool check_close(const struct irdad_attrs *as, char *why, size_t whylen);
 static bool check_ias_value(const struct irdad_attrs *as, char *why, size_t whylen);
+static bool check_attach(const struct irdad_attrs *as, char *why, size_t whylen);
 
 static const struct schema msg_schemas[] = {
 	{ "HELLO", { OPT(IRDAD_A_CLIENT) }, NULL },
@@ -120,7 +124,12 @@ static const struct schema msg_schemas[] = {
 	{ "CLOSE", { OPT(IRDAD_A_LISTENER_ID), OPT(IRDAD_A_CONN_ID) }, check_close },
 	{ "STATUS", { { 0, 0, 0 } }, NULL },
 	{ "WATCH", { REQ(IRDAD_A_EVENTS) }, NULL },
-	{ "OK", { OPT(IRDAD_A_OBJ_ID) }, NULL },
+	{ "ATTACH",
+	  { REQ(IRDAD_A_SERVICE), REQ(IRDAD_A_ROLE), OPT(IRDAD_A_DADDR), OPT(IRDAD_A_NICKNAME),
+	    OPT(IRDAD_A_TIMEOUT_MS) },
+	  check_attach },
+	/* replies and events: from IRDAD_MSG_OK on */
+	{ "OK", { OPT(IRDAD_A_OBJ_ID), OPT(IRDAD_A_ENDPOINT_ID) }, NULL },
 	{ "ERROR", { REQ(IRDAD_A_ERRNO), REQ(IRDAD_A_TEXT) }, NULL },
 	{ "HELLO_REPLY",
 	  { REQ(IRDAD_A_PORT), REQ(IRDAD_A_ADDR), REQ(IRDAD_A_NICKNAME), REQ(IRDAD_A_MAX_MSG) },
@@ -162,10 +171,10 @@ static const struct schema nest_schemas[] = {
 
 static const struct schema *msg_schema(uint8_t type)
 {
-	if (type >= IRDAD_MSG_HELLO && type <= IRDAD_MSG_WATCH)
+	if (type >= IRDAD_MSG_HELLO && type <= IRDAD_MSG_REQ_LAST)
 		return &msg_schemas[type - IRDAD_MSG_HELLO];
 	if (type >= IRDAD_MSG_OK && type <= IRDAD_MSG_STATION)
-		return &msg_schemas[IRDAD_MSG_WATCH + type - IRDAD_MSG_OK];
+		return &msg_schemas[IRDAD_MSG_REQ_LAST + type - IRDAD_MSG_OK];
 	return NULL;
 }
 
@@ -184,7 +193,7 @@ const char *irdad_attr_name(uint16_t tag)
 
 bool irdad_msg_is_request(uint8_t type)
 {
-	return type >= IRDAD_MSG_HELLO && type <= IRDAD_MSG_WATCH;
+	return type >= IRDAD_MSG_HELLO && type <= IRDAD_MSG_REQ_LAST;
 }
 
 static const struct attr_def *attr_def(uint16_t tag)
@@ -347,6 +356,24 @@ static bool check_close(const struct irdad_attrs *as, char *why, size_t whylen)
 {
 	if ((irdad_find(as, IRDAD_A_LISTENER_ID) != NULL) == (irdad_find(as, IRDAD_A_CONN_ID) != NULL))
 		return fail(why, whylen, "CLOSE", "needs LISTENER_ID or CONN_ID, one of them");
+	return true;
+}
+
+/* ATTACH names its peer by address or by nickname, not both; neither is
+ * empty (leave the attribute out for "the first station offering it"). */
+static bool check_attach(const struct irdad_attrs *as, char *why, size_t whylen)
+{
+	const struct irdad_attr *nick = irdad_find(as, IRDAD_A_NICKNAME);
+	uint32_t v = 0;
+
+	if (nick && irdad_find(as, IRDAD_A_DADDR))
+		return fail(why, whylen, "ATTACH", "DADDR or NICKNAME, not both");
+	if (nick && nick->len == 0)
+		return fail(why, whylen, "ATTACH", "an empty NICKNAME");
+	if (irdad_get_u32(as, IRDAD_A_DADDR, &v) && v == 0)
+		return fail(why, whylen, "ATTACH", "DADDR 0 (leave it out for any station)");
+	if (irdad_get_u32(as, IRDAD_A_TIMEOUT_MS, &v) && v == 0)
+		return fail(why, whylen, "ATTACH", "TIMEOUT_MS 0");
 	return true;
 }
 

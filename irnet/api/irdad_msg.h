@@ -39,6 +39,7 @@ enum irdad_msg_type {
 	IRDAD_MSG_CLOSE = 8,
 	IRDAD_MSG_STATUS = 9,
 	IRDAD_MSG_WATCH = 10,
+	IRDAD_MSG_ATTACH = 11,    /* an IrNET endpoint on the client's descriptors */
 	/* replies and events, irdad -> client */
 	IRDAD_MSG_OK = 64,
 	IRDAD_MSG_ERROR = 65,
@@ -51,6 +52,7 @@ enum irdad_msg_type {
 	IRDAD_MSG_DISCONNECTED = 72,
 	IRDAD_MSG_STATION = 73,
 };
+#define IRDAD_MSG_REQ_LAST IRDAD_MSG_ATTACH  /* requests are 1..this */
 
 enum irdad_attr_tag {
 	IRDAD_A_CLIENT = 1,       /* str: the client's name, for the log */
@@ -95,6 +97,9 @@ enum irdad_attr_tag {
 	IRDAD_A_PEER_MAX_SDU = 40,/* u32: the peer's MaxSduSize (0: stream) */
 	IRDAD_A_TX_MAX = 41,      /* u32: the largest write sent as one unit */
 	IRDAD_A_NAME = 42,        /* str: a counter or IAS attribute name */
+	IRDAD_A_SERVICE = 43,     /* u8: enum irdad_attach_service */
+	IRDAD_A_ROLE = 44,        /* u8: enum irdad_attach_role */
+	IRDAD_A_ENDPOINT_ID = 45, /* u32: an ATTACHed endpoint */
 	IRDAD_A_TAG_END           /* first unused tag */
 };
 
@@ -103,6 +108,22 @@ enum irdad_mode {
 	IRDAD_MODE_SAR = 2,       /* TinyTP with MaxSduSize: SDUs kept */
 	IRDAD_MODE_LMP = 3,       /* IrLMP without TinyTP */
 };
+
+/* ATTACH: what irdad runs on the passed descriptors, and how. */
+enum irdad_attach_service {
+	IRDAD_ATTACH_IRNET = 1,   /* PPP in async HDLC <-> IrNET (TinyTP SAR) */
+	IRDAD_ATTACH_IRCOMM = 2,  /* reserved: answered EOPNOTSUPP for now */
+};
+
+enum irdad_attach_role {
+	IRDAD_ATTACH_CALL = 0,    /* find the peer and call it */
+	IRDAD_ATTACH_LISTEN = 1,  /* register the service and wait for a call */
+};
+
+/* The descriptors an ATTACH brings, in this order. */
+#define IRDAD_ATTACH_FD_CHANNEL 0
+#define IRDAD_ATTACH_FD_STATUS 1
+#define IRDAD_ATTACH_NFDS 2
 
 enum irdad_ias_type {
 	IRDAD_IAS_MISSING = 0,

@@ -45,6 +45,8 @@ struct irnet_client {
 	struct irnet_event *events; /* queued events: [ev_head, ev_end) */
 	size_t ev_head, ev_end, ev_cap;
 	uint8_t tx[IRDAD_MSG_MAX];
+	const int *tx_fds;        /* descriptors to send with the request (ATTACH) */
+	size_t tx_nfds;
 	uint8_t rxbuf[IRDAD_MSG_MAX];
 	struct irdad_msg msg;     /* the last message received (into rxbuf) */
 	struct fdpass_fds rx;         /* and the descriptors it brought */
@@ -501,6 +503,8 @@ static int begin(struct irnet_client *cl, struct irdad_writer *wr, uint8_t type)
 	cl->err[0] = '\0';
 	cl->req_type = type;
 	cl->req_seq = cl->next_seq++;
+	cl->tx_fds = NULL;
+	cl->tx_nfds = 0;
 	if (cl->next_seq == 0)
 		cl->next_seq = 1; /* 0 is the events' */
 	irdad_write_begin(wr, cl->tx, sizeof(cl->tx), type, cl->req_seq);
@@ -510,13 +514,13 @@ static int begin(struct irnet_client *cl, struct irdad_writer *wr, uint8_t type)
 static int send_message(struct irnet_client *cl, size_t len, int64_t deadline)
 {
 	for (;;) {
-		ssize_t n = send(cl->fd, cl->tx, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n == (ssize_t)len)
+		/* fdpass: MSG_NOSIGNAL | MSG_DONTWAIT, EINTR retried */
+		int rc = fdpass_send_fds(cl->fd, cl->tx, len, cl->tx_fds, cl->tx_nfds);
+		if (rc == 0)
 			return 0;
-		if (n >= 0)
-			return die(cl, -EIO, "sent %zd of a %zu-byte message", n, len);
-		if (errno == EINTR)
-			continue;
+		if (rc == -EMSGSIZE)
+			return die(cl, -EIO, "sent part of a %zu-byte message", len);
+		errno = -rc;
 		if (errno == EPIPE || errno == ECONNRESET)
 			return die(cl, -ECONNRESET, "irdad closed the session");
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
@@ -1066,4 +1070,39 @@ int irnet_client_wait_event(struct irnet_client *cl, struct irnet_event *ev, int
 int irnet_client_next_event(struct irnet_client *cl, struct irnet_event *ev)
 {
 	return irnet_client_wait_event(cl, ev, 0);
+}
+
+int irnet_client_attach_endpoint(struct irnet_client *cl, const struct irnet_attach_req *req,
+				 int chan_fd, int status_fd, uint32_t *endpoint_id, char *err,
+				 size_t errlen)
+{
+	struct irdad_writer wr;
+	const int fds[IRDAD_ATTACH_NFDS] = { [IRDAD_ATTACH_FD_CHANNEL] = chan_fd,
+					     [IRDAD_ATTACH_FD_STATUS] = status_fd };
+	*endpoint_id = 0;
+	int rc = begin(cl, &wr, IRDAD_MSG_ATTACH);
+	if (rc == 0 && (chan_fd < 0 || status_fd < 0))
+		rc = fail(cl, -EBADF, "ATTACH not sent: %s descriptor %d",
+			  chan_fd < 0 ? "channel" : "status", chan_fd < 0 ? chan_fd : status_fd);
+	if (rc == 0) {
+		irdad_put_u8(&wr, IRDAD_A_SERVICE, req->service);
+		irdad_put_u8(&wr, IRDAD_A_ROLE, req->role);
+		if (req->daddr)
+			irdad_put_u32(&wr, IRDAD_A_DADDR, req->daddr);
+		if (req->nickname)
+			irdad_put_str(&wr, IRDAD_A_NICKNAME, req->nickname);
+		if (req->timeout_ms)
+			irdad_put_u32(&wr, IRDAD_A_TIMEOUT_MS, req->timeout_ms);
+		/* the kernel passes copies: the caller keeps and closes its own */
+		cl->tx_fds = fds;
+		cl->tx_nfds = IRDAD_ATTACH_NFDS;
+		rc = call(cl, &wr, IRDAD_MSG_OK, IRNET_CLIENT_ATTACH_TIMEOUT_MS);
+		cl->tx_fds = NULL;
+		cl->tx_nfds = 0;
+	}
+	if (rc == 0 && !irdad_get_u32(&cl->msg.attrs, IRDAD_A_ENDPOINT_ID, endpoint_id))
+		rc = refuse(cl, "OK to ATTACH seq %u without ENDPOINT_ID", cl->msg.seq);
+	if (rc < 0)
+		copy_error(cl->err, err, errlen);
+	return rc;
 }

@@ -251,6 +251,32 @@ bool irnet_status_counter(const struct irnet_status *st, const char *name, uint6
 /* Asks for events (IRDAD_WATCH_* bits); they then come as events. */
 int irnet_client_watch(struct irnet_client *cl, uint32_t events, int timeout_ms);
 
+/*
+ * ATTACH (docs/irdad-api.md, "ATTACH: endpoints on your descriptors"):
+ * irdad runs an IrNET endpoint, exactly as irdad --stdio would, on two
+ * descriptors of the caller's: chan_fd, the channel (a pty master or a
+ * stream socket, open for reading and writing: PPP in async HDLC), and
+ * status_fd, where the status lines go (written only; irdad makes it
+ * non-blocking, and that flag is shared with the caller's copy).  The
+ * kernel passes copies: the caller keeps its own and closes them when it
+ * wants.  On success *endpoint_id is irdad's name for the endpoint; the
+ * endpoint lives until its channel ends, its one connection ends, or this
+ * session closes.  On failure the negative errno is returned and err (if
+ * not NULL) gets the reason, as irnet_client_error() does.  The answer is
+ * awaited IRNET_CLIENT_ATTACH_TIMEOUT_MS at most.
+ */
+struct irnet_attach_req {
+	uint8_t service;          /* IRDAD_ATTACH_IRNET (IRCOMM: EOPNOTSUPP for now) */
+	uint8_t role;             /* IRDAD_ATTACH_CALL or IRDAD_ATTACH_LISTEN */
+	uint32_t daddr;           /* calling this station; 0: not sent */
+	const char *nickname;     /* or the station of this nickname; NULL: not sent */
+	uint32_t timeout_ms;      /* calling: look for the peer this long; 0: irdad's */
+};
+#define IRNET_CLIENT_ATTACH_TIMEOUT_MS 5000
+int irnet_client_attach_endpoint(struct irnet_client *cl, const struct irnet_attach_req *req,
+				 int chan_fd, int status_fd, uint32_t *endpoint_id, char *err,
+				 size_t errlen);
+
 /* Events. */
 
 /* The control socket, for a caller's own poll loop (POLLIN).  Events may

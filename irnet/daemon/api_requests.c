@@ -6,16 +6,21 @@
 #include "api_requests.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "conn_bridge.h"
 #include "ias.h"
+#include "irdad_config.h"
 #include "irdad_msg.h"
+#include "irnet_ep.h"
 #include "lmp_conn.h"
 #include "ttp.h"
 
@@ -73,12 +78,22 @@ struct ar_conn {
 	struct eloop_timer timeout;
 };
 
+/* An IrNET endpoint run on the client's descriptors (ATTACH). */
+struct ar_endpoint {
+	struct ar_endpoint *next;
+	struct ar_client *cl;
+	uint32_t id;
+	struct irnet_ep *ep;        /* owns the channel descriptor */
+	int status_fd;              /* ours to close */
+};
+
 struct ar_client {
 	struct ar_client *next;
 	struct api_requests *ar;
 	struct api_session *s;
 	struct ar_listener *listeners;
 	struct ar_conn *conns;
+	struct ar_endpoint *endpoints;
 	int ias_objs[IAS_OBJECTS_MAX];
 	unsigned nias;
 	bool discover_waiting;
@@ -101,6 +116,7 @@ struct api_requests {
 	struct eloop_timer reaper;
 	/* of the connections already freed (STATUS adds the live ones) */
 	uint64_t rx_dropped, tx_oversize;
+	uint64_t attached_total;    /* endpoints ever ATTACHed */
 };
 
 void api_requests_config_defaults(struct api_requests_config *cfg)
@@ -109,6 +125,7 @@ void api_requests_config_defaults(struct api_requests_config *cfg)
 		.port_name = "?", .nickname = "", .max_listeners = 8, .max_conns = 16, .max_connecting = 4,
 		.max_ias_objects = IAS_OBJECTS_MAX, .max_sdu = 8192,
 		.connect_timeout_us = 20000000, .drain_timeout_us = 10000000,
+		.max_endpoints = 4,
 	};
 }
 
@@ -1025,6 +1042,194 @@ static void req_close(struct ar_client *cl, const struct irdad_msg *m)
 			  (unsigned)id);
 }
 
+
+/* --- ATTACH: endpoints on the client's descriptors ------------------------------ */
+
+static void endpoint_free(struct ar_endpoint *a)
+{
+	const struct irnet_ep_stats *st = irnet_ep_get_stats(a->ep);
+
+	log_msg(a->cl->ar->cfg.log, LOG_LEVEL_INFO,
+		"%s: endpoint %u freed: %llu connections, %llu frames to the peer, %llu from it",
+		api_session_name(a->cl->s), (unsigned)a->id, (unsigned long long)st->connects,
+		(unsigned long long)st->frames_to_peer, (unsigned long long)st->frames_from_peer);
+	irnet_ep_free(a->ep); /* disconnects, closes the channel */
+	if (a->status_fd >= 0)
+		close(a->status_fd);
+	free(a);
+}
+
+/* The endpoint is over (its channel ended, or its one connection): the
+ * channel is closed now, so that pppd sees the hangup.  From the
+ * endpoint's own timer, which allows freeing it. */
+static void on_endpoint_ended(void *ctx, struct irnet_ep *e)
+{
+	struct ar_endpoint *a = ctx;
+	(void)e;
+	for (struct ar_endpoint **pp = &a->cl->endpoints; *pp; pp = &(*pp)->next) {
+		if (*pp == a) {
+			*pp = a->next;
+			break;
+		}
+	}
+	endpoint_free(a);
+}
+
+static unsigned count_endpoints(const struct ar_client *cl)
+{
+	unsigned n = 0;
+	for (const struct ar_endpoint *a = cl->endpoints; a; a = a->next)
+		n++;
+	return n;
+}
+
+/* The channel: a pty master (a character device) or a stream socket,
+ * open for reading and writing; the status descriptor open for writing.
+ * NULL, or why not. */
+static const char *check_attach_fds(int chan, int status)
+{
+	struct stat st;
+	int fl;
+
+	if (fstat(chan, &st) < 0)
+		return "the channel: fstat failed";
+	if (S_ISSOCK(st.st_mode)) {
+		int type = 0;
+		socklen_t len = sizeof(type);
+		if (getsockopt(chan, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_STREAM)
+			return "the channel is a socket but not a stream socket";
+	} else if (!S_ISCHR(st.st_mode)) {
+		return "the channel is neither a pty master nor a stream socket";
+	}
+	fl = fcntl(chan, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) != O_RDWR)
+		return "the channel is not open for reading and writing";
+	fl = fcntl(status, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
+		return "the status descriptor is not open for writing";
+	if (fstat(status, &st) < 0 || S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+		return "the status descriptor is not a pipe, socket or terminal";
+	return NULL;
+}
+
+/* The endpoint's peer from ATTACH's DADDR or NICKNAME (EINVAL: why). */
+static const char *attach_peer(const struct irdad_msg *m, struct irdad_peer *p)
+{
+	const uint8_t *nick;
+	size_t len;
+
+	*p = (struct irdad_peer){ .kind = IRDAD_PEER_ANY };
+	if (irdad_get_u32(&m->attrs, IRDAD_A_DADDR, &p->address)) {
+		p->kind = IRDAD_PEER_ADDRESS;
+	} else if (irdad_get_bytes(&m->attrs, IRDAD_A_NICKNAME, &nick, &len)) {
+		if (len > IRDAD_NICKNAME_MAX || memchr(nick, 0, len))
+			return "NICKNAME: longer than an endpoint's peer takes, or with a NUL";
+		p->kind = IRDAD_PEER_NICKNAME;
+		memcpy(p->nickname, nick, len);
+		p->nickname[len] = '\0';
+	}
+	return NULL;
+}
+
+static void req_attach(struct ar_client *cl, const struct irdad_msg *m)
+{
+	struct api_requests *ar = cl->ar;
+	struct irdad_endpoint cfg = { .service = IRDAD_SVC_IRNET };
+	uint8_t service = 0, role = 0;
+	uint32_t timeout_ms = 0;
+	size_t nfds = api_session_nfds(cl->s);
+	const char *why;
+	char err[200];
+
+	irdad_get_u8(&m->attrs, IRDAD_A_SERVICE, &service);
+	irdad_get_u8(&m->attrs, IRDAD_A_ROLE, &role);
+	bool has_timeout = irdad_get_u32(&m->attrs, IRDAD_A_TIMEOUT_MS, &timeout_ms);
+	/* the descriptors not taken are closed by api_server after this */
+	if (nfds != IRDAD_ATTACH_NFDS) {
+		api_session_error(cl->s, m->seq, EINVAL,
+				  "ATTACH takes exactly 2 descriptors (the channel, the status), not %zu",
+				  nfds);
+		return;
+	}
+	if (service == IRDAD_ATTACH_IRCOMM) {
+		api_session_error(cl->s, m->seq, EOPNOTSUPP, "ATTACH: IrCOMM is not served yet");
+		return;
+	}
+	if (role == IRDAD_ATTACH_LISTEN &&
+	    (irdad_find(&m->attrs, IRDAD_A_DADDR) || irdad_find(&m->attrs, IRDAD_A_NICKNAME) ||
+	     has_timeout)) {
+		api_session_error(cl->s, m->seq, EINVAL,
+				  "ATTACH: DADDR, NICKNAME and TIMEOUT_MS are for calling");
+		return;
+	}
+	why = attach_peer(m, &cfg.peer);
+	if (why) {
+		api_session_error(cl->s, m->seq, EINVAL, "ATTACH: %s", why);
+		return;
+	}
+	if (count_endpoints(cl) >= ar->cfg.max_endpoints) {
+		api_session_error(cl->s, m->seq, EBUSY, "%u endpoints of this session already",
+				  count_endpoints(cl));
+		return;
+	}
+	int chan = api_session_take_fd(cl->s, IRDAD_ATTACH_FD_CHANNEL);
+	int status = api_session_take_fd(cl->s, IRDAD_ATTACH_FD_STATUS);
+	why = check_attach_fds(chan, status);
+	/* a status reader that does not read must never block the daemon:
+	 * a line that does not fit is dropped and logged (irnet_ep) */
+	if (!why && fcntl(status, F_SETFL, fcntl(status, F_GETFL) | O_NONBLOCK) < 0)
+		why = "the status descriptor: cannot make it non-blocking";
+	struct ar_endpoint *a = why ? NULL : calloc(1, sizeof(*a));
+	if (!a) {
+		close(chan);
+		close(status);
+		api_session_error(cl->s, m->seq, why ? EINVAL : ENOMEM, "ATTACH: %s",
+				  why ? why : "out of memory");
+		return;
+	}
+	a->cl = cl;
+	a->id = ++ar->next_id;
+	a->status_fd = status;
+	cfg.role = role == IRDAD_ATTACH_LISTEN ? IRDAD_ROLE_LISTEN : IRDAD_ROLE_CALL;
+	snprintf(cfg.name, sizeof(cfg.name), "attach%u", (unsigned)a->id);
+	if (irnet_ep_open_fds(&cfg, chan, chan, ar->cfg.log, &a->ep, err, sizeof(err)) < 0) {
+		close(chan);
+		close(status);
+		free(a);
+		api_session_error(cl->s, m->seq, EINVAL, "ATTACH: %s", err);
+		return;
+	}
+	irnet_ep_set_status_fd(a->ep, status);
+	irnet_ep_set_ended(a->ep, on_endpoint_ended, a);
+	if (has_timeout) {
+		/* like irdad --connect-timeout: discover again and again until
+		 * the caller's bound runs out */
+		struct irnet_ep_timing tm;
+		irnet_ep_timing_defaults(&tm);
+		tm.attempt_us = (uint64_t)timeout_ms * 1000u;
+		tm.discoveries = UINT_MAX;
+		irnet_ep_set_timing(a->ep, &tm);
+	}
+	if (irnet_ep_start(a->ep, ar->loop, ar->stk, err, sizeof(err)) < 0) {
+		endpoint_free(a);
+		api_session_error(cl->s, m->seq, EADDRINUSE, "ATTACH: %s", err);
+		return;
+	}
+	a->next = cl->endpoints;
+	cl->endpoints = a;
+	ar->attached_total++;
+	log_msg(ar->cfg.log, LOG_LEVEL_INFO, "%s: endpoint %u: IrNET, %s, on descriptors %d and %d",
+		api_session_name(cl->s), (unsigned)a->id,
+		role == IRDAD_ATTACH_LISTEN ? "listening" : "calling", chan, status);
+	uint8_t buf[64];
+	struct irdad_writer wr;
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_OK, m->seq);
+	irdad_put_u32(&wr, IRDAD_A_ENDPOINT_ID, a->id);
+	long n = irdad_write_end(&wr, NULL, 0);
+	if (n > 0)
+		api_session_send(cl->s, buf, (size_t)n, -1);
+}
+
 static void put_counter(struct irdad_writer *wr, const char *name, uint64_t v)
 {
 	irdad_nest_begin(wr, IRDAD_A_COUNTER);
@@ -1072,6 +1277,16 @@ static void req_status(struct ar_client *cl, const struct irdad_msg *m)
 	}
 	put_counter(&wr, "conn.rx_dropped", rx_dropped);
 	put_counter(&wr, "conn.tx_oversize", tx_oversize);
+	uint64_t attached = 0, attached_up = 0;
+	for (struct ar_client *k = ar->clients; k; k = k->next) {
+		for (struct ar_endpoint *a = k->endpoints; a; a = a->next) {
+			attached++;
+			attached_up += irnet_ep_state(a->ep) == IRNET_EP_UP;
+		}
+	}
+	put_counter(&wr, "attach.endpoints", attached);
+	put_counter(&wr, "attach.up", attached_up);
+	put_counter(&wr, "attach.total", ar->attached_total);
 	for (struct ar_client *k = ar->clients; k; k = k->next) {
 		for (struct ar_conn *c = k->conns; c; c = c->next) {
 			const struct irlmp_conn *lsap = c->state == CONN_OPEN ? conn_lsap(c) : NULL;
@@ -1140,6 +1355,7 @@ static void on_request(void *ctx, struct api_session *s, const struct irdad_msg 
 	case IRDAD_MSG_CLOSE: req_close(cl, m); break;
 	case IRDAD_MSG_STATUS: req_status(cl, m); break;
 	case IRDAD_MSG_WATCH: req_watch(cl, m); break;
+	case IRDAD_MSG_ATTACH: req_attach(cl, m); break;
 	default:
 		api_session_error(s, m->seq, EBADMSG, "%s is not a request",
 				  irdad_msg_type_name(m->type));
@@ -1195,6 +1411,11 @@ static void on_session_closed(void *ctx, struct api_session *s)
 		cl->conns = c->next;
 		free_conn(c);
 	}
+	while (cl->endpoints) {
+		struct ar_endpoint *a = cl->endpoints;
+		cl->endpoints = a->next;
+		endpoint_free(a);
+	}
 	while (cl->listeners) {
 		struct ar_listener *l = cl->listeners;
 		cl->listeners = l->next;
@@ -1215,6 +1436,10 @@ const struct api_server_ops api_requests_server_ops = {
 
 void api_requests_lap_event(struct api_requests *ar, const struct irlap_event *ev)
 {
+	/* the attached endpoints find their peers in the same discoveries */
+	for (struct ar_client *cl = ar->clients; cl; cl = cl->next)
+		for (struct ar_endpoint *a = cl->endpoints; a; a = a->next)
+			irnet_ep_lap_event(a->ep, ev);
 	switch (ev->type) {
 	case IRLAP_EV_DISCOVERY:
 		ar->discovering = false;

@@ -10,9 +10,13 @@
  * Does not own: the control socket and its sessions (api_server.h), the
  * stack (the daemon made it; this module hears its IrLAP events through
  * api_requests_lap_event), the endpoints irdad itself serves (ptys).
+ * ATTACHed endpoints (IrNET on the client's descriptors) are irnet_ep's
+ * in stdio mode; this module only holds them per session, passes them the
+ * IrLAP events and frees them when they end or their session does.
  *
  * Limits per session keep one client from starving the rest: listeners,
- * connections, connects in progress and IAS objects are each bounded
+ * connections, connects in progress, IAS objects and attached endpoints
+ * are each bounded
  * (EBUSY past them).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -35,6 +39,7 @@ struct api_requests_config {
 	const char *port_name;       /* for HELLO ("ttyUSB0") */
 	const char *nickname;        /* ours, for HELLO */
 	unsigned max_listeners, max_conns, max_connecting, max_ias_objects; /* per session */
+	unsigned max_endpoints;      /* ATTACHed endpoints per session (4) */
 	uint32_t max_sdu;            /* the MaxSduSize a SAR connection takes */
 	uint64_t connect_timeout_us; /* default when the request gives none */
 	uint64_t drain_timeout_us;   /* see conn_bridge_config */

@@ -26,6 +26,7 @@ struct api_session {
 	unsigned id;
 	struct ucred cred;
 	bool hello, ending;
+	struct fdpass_fds *fds;  /* the request's descriptors, while it is handled */
 	void *data;
 	char name[96];
 };
@@ -140,27 +141,28 @@ int api_session_error(struct api_session *s, uint32_t seq, int err, const char *
 
 /* --- receiving ----------------------------------------------------------- */
 
-/* Reads one message.  1: one in srv->buf (*len), 0: none now, -1: the
- * session ended. */
-static int read_one(struct api_session *s, size_t *len)
+/* Reads one message.  1: one in srv->buf (*len) with its descriptors in
+ * *fds (the caller closes them), 0: none now, -1: the session ended. */
+static int read_one(struct api_session *s, size_t *len, struct fdpass_fds *fds)
 {
 	struct api_server *srv = s->srv;
-	struct fdpass_fds fds;
 	int flags;
-	ssize_t n = fdpass_recv(s->fd, srv->buf, sizeof(srv->buf), &fds, &flags);
+	ssize_t n = fdpass_recv(s->fd, srv->buf, sizeof(srv->buf), fds, &flags);
 
 	if (n == -EAGAIN)
 		return 0;
-	if (fds.n || (flags & MSG_CTRUNC)) {
-		fdpass_close(&fds);
-		api_session_end(s, "sent a descriptor");
+	if (flags & MSG_CTRUNC) {
+		fdpass_close(fds);
+		api_session_end(s, "sent more than 8 descriptors");
 		return -1;
 	}
 	if (n <= 0) {
+		fdpass_close(fds);
 		api_session_end(s, n == 0 ? "closed by the client" : strerror((int)-n));
 		return -1;
 	}
 	if ((flags & MSG_TRUNC) || (size_t)n > IRDAD_MSG_MAX) {
+		fdpass_close(fds);
 		api_session_error(s, 0, EMSGSIZE, "a message over %d bytes", IRDAD_MSG_MAX);
 		api_session_end(s, "sent a message over the size limit");
 		return -1;
@@ -170,8 +172,9 @@ static int read_one(struct api_session *s, size_t *len)
 }
 
 /* Checks one message and hands it to the owner; false if the session
- * ended over it. */
-static bool take_message(struct api_session *s, size_t len)
+ * ended over it.  Descriptors go with ATTACH only (the owner takes the
+ * ones it keeps); whatever is left is closed here, always. */
+static bool take_message(struct api_session *s, size_t len, struct fdpass_fds *fds)
 {
 	struct api_server *srv = s->srv;
 	struct irdad_msg *m = malloc(sizeof(*m));
@@ -179,6 +182,7 @@ static bool take_message(struct api_session *s, size_t len)
 	bool ok = false;
 
 	if (!m) {
+		fdpass_close(fds);
 		api_session_end(s, "out of memory");
 		return false;
 	}
@@ -193,13 +197,37 @@ static bool take_message(struct api_session *s, size_t len)
 	} else if (!s->hello && m->type != IRDAD_MSG_HELLO) {
 		api_session_error(s, m->seq, EPROTO, "HELLO first");
 		api_session_end(s, "did not start with HELLO");
+	} else if (fds->n && m->type != IRDAD_MSG_ATTACH) {
+		api_session_error(s, m->seq, EBADMSG, "%s takes no descriptor",
+				  irdad_msg_type_name(m->type));
+		api_session_end(s, "sent a descriptor");
 	} else {
 		s->hello = true;
+		s->fds = fds;
 		srv->ops->request(srv->ctx, s, m);
+		s->fds = NULL;
 		ok = !s->ending;
 	}
+	for (size_t i = 0; i < fds->n; i++)
+		if (fds->fd[i] >= 0)
+			close(fds->fd[i]);
+	fds->n = 0;
 	free(m);
 	return ok;
+}
+
+size_t api_session_nfds(const struct api_session *s)
+{
+	return s->fds ? s->fds->n : 0;
+}
+
+int api_session_take_fd(struct api_session *s, size_t i)
+{
+	if (!s->fds || i >= s->fds->n)
+		return -1;
+	int fd = s->fds->fd[i];
+	s->fds->fd[i] = -1;
+	return fd;
 }
 
 static void on_session_readable(struct eloop *loop, int fd, void *ctx)
@@ -211,7 +239,8 @@ static void on_session_readable(struct eloop *loop, int fd, void *ctx)
 	 * the other descriptors had their turn. */
 	for (unsigned i = 0; i < s->srv->cfg.burst && !s->ending; i++) {
 		size_t len;
-		if (read_one(s, &len) <= 0 || !take_message(s, len))
+		struct fdpass_fds fds;
+		if (read_one(s, &len, &fds) <= 0 || !take_message(s, len, &fds))
 			return;
 	}
 }

@@ -8,10 +8,12 @@
  * with an optional descriptor (SCM_RIGHTS), and the rules that keep one
  * client from hurting the others:
  *   - the first message must be HELLO; only request types are taken;
- *   - a malformed or oversized message, a descriptor sent to us, or a
- *     reply we cannot send without blocking (a client that does not read)
- *     ends that session, with an ERROR naming why where it can still be
- *     sent;
+ *   - a malformed or oversized message, a descriptor sent with any
+ *     request but ATTACH, more than FDPASS_MAX descriptors, or a reply we
+ *     cannot send without blocking (a client that does not read) ends
+ *     that session, with an ERROR naming why where it can still be sent;
+ *   - descriptors are always closed unless the owner took them
+ *     (api_session_take_fd, during its ATTACH request);
  *   - at most `burst` messages of one session are read per loop turn, so
  *     a flood cannot starve the link or the other sessions.
  *
@@ -76,6 +78,12 @@ int api_session_send(struct api_session *s, const uint8_t *msg, size_t len, int 
 /* Answers request seq with ERROR (err: a positive errno value). */
 int api_session_error(struct api_session *s, uint32_t seq, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* During the request op: how many descriptors came with the request
+ * (ATTACH only; 0 for any other), and taking one of them (the owner
+ * then closes it; -1 if out of range or already taken).  The ones not
+ * taken are closed when the op returns. */
+size_t api_session_nfds(const struct api_session *s);
+int api_session_take_fd(struct api_session *s, size_t i);
 /* Ends the session from the loop (not at once); why goes to the log. */
 void api_session_end(struct api_session *s, const char *why);
 bool api_session_ending(const struct api_session *s);

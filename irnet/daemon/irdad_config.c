@@ -74,37 +74,20 @@ static bool tok_u64(const struct tok *t, uint64_t max, uint64_t *out)
 	return cursor_parse_u64(&c, out) && cursor_at_end(&c) && *out <= max;
 }
 
-static int hex_digit(uint8_t ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* "0x" and 1..max hex digits, the whole token; *digits gets their count. */
 static bool tok_hex(const struct tok *t, size_t max, uint32_t *out, size_t *digits)
 {
 	struct cursor c;
-	uint8_t ch;
-	size_t n = 0;
-	uint32_t v = 0;
+	uint64_t v;
 
 	cursor_init(&c, t->s, t->len);
 	if (t->quoted || (!cursor_literal(&c, "0x") && !cursor_literal(&c, "0X")))
 		return false;
-	while (cursor_u8(&c, &ch)) {
-		int d = hex_digit(ch);
-		if (d < 0 || ++n > max)
-			return false;
-		v = (v << 4) | (uint32_t)d;
-	}
-	*out = v;
-	*digits = n;
-	return n > 0;
+	/* One digit more than allowed is read, so that too many is seen. */
+	if (!cursor_parse_hex(&c, max + 1, &v, digits) || *digits > max || !cursor_at_end(&c))
+		return false;
+	*out = (uint32_t)v;
+	return true;
 }
 
 static bool tok_yes_no(const struct tok *t, bool *out)

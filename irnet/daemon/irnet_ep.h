@@ -24,8 +24,12 @@
  * pty's link may be in /dev), the optional setters, then irnet_ep_start()
  * once privileges are dropped; irdad hands every IrLAP event of the stack
  * to irnet_ep_lap_event() and a port failure to irnet_ep_port_failed().
- * Once running, the module calls only read, write, ppoll, close, fstat,
- * newfstatat and unlink (for the link, at free): all in privdrop's list.
+ * Once running, the module calls only read, write, send (a socket
+ * channel), ppoll, close, fstat, fcntl, newfstatat and unlink (for the
+ * link, at free): privdrop's list and irdad's own additions (sendto).
+ * irdad's ATTACH requests open stdio-mode endpoints on descriptors a
+ * client passes, while running: irnet_ep_open_fds and irnet_ep_start
+ * call nothing beyond that list.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -99,8 +99,12 @@ void status_line_write(struct status_line *s, const char *fmt, ...)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			log_msg(s->log, LOG_LEVEL_WARNING, "%s: status descriptor: %s", s->who,
-				w < 0 ? strerror(errno) : "short write");
+			/* a non-blocking status descriptor (ATTACH) whose reader
+			 * does not read: the line is dropped, never waited for */
+			log_msg(s->log, LOG_LEVEL_WARNING,
+				"%s: status descriptor: %s: line \"%.*s\" %s", s->who,
+				w < 0 ? strerror(errno) : "short write", n - 1, line,
+				off ? "cut short" : "dropped");
 			return;
 		}
 		off += (size_t)w;

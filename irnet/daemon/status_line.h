@@ -1,13 +1,15 @@
 /*
- * status_line.h: the status lines of irdad --stdio (docs/irdad.md,
- * "Status lines"), shared by its IrNET (irnet_ep) and IrCOMM
- * (ircomm_pty) endpoints so that a parent (the pppd plugin) reads one
+ * status_line.h: the status lines of irdad --stdio and ATTACH
+ * (docs/irdad.md, "Status lines"), shared by the IrNET (irnet_ep) and
+ * IrCOMM (ircomm_pty) endpoints so that a parent (the pppd plugin) reads one
  * grammar whatever the service.
  *
  * Owns: the words of `failed WORD` and `down WORD` and how an IrLMP
  * disconnect reason maps onto them; the nickname of an `up` line quoted
- * and escaped; writing a line whole on the parent's descriptor (blocking
- * writes, EINTR retried) and logging it at info level.
+ * and escaped; writing a line whole on the parent's descriptor (EINTR
+ * retried; on a non-blocking one, an ATTACH client's, a line that does
+ * not fit is dropped and logged, never waited for) and logging it at
+ * info level.
  *
  * Does not own: when a line is written (the endpoints decide), the
  * descriptor (never closed here), the process.

@@ -61,6 +61,11 @@ TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh tests/ird
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py tests/irdad_irnet_test.py \
 	tests/irdad_ircomm_test.py tests/phone_emu.py tests/irdad_mixed_test.py
 SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh
+# ATTACH: an IrNET endpoint inside irdad on a client's descriptors (the
+# pppd plugin's way when irdad already owns the port).
+TESTS += tests/irdad-attach.sh
+EXTRA_DIST += tests/irdad_attach_test.py
+SANITIZER_TESTS += tests/irdad-attach.sh
 # MODE lmp (plain IrLMP) between two daemons, and its capture in tshark.
 TESTS += tests/irdad-lmp.sh
 EXTRA_DIST += tests/irdad_lmp_test.py

@@ -138,6 +138,26 @@ static void parses_numbers_strictly(void **state)
 	cursor_init(&c, "abc", 3);
 	assert_false(cursor_parse_u64(&c, &u));
 
+	/* hex: both cases, stops at a non-digit or at the limit */
+	size_t n;
+	cursor_init(&c, "DeadBEEF7g", 10);
+	assert_true(cursor_parse_hex(&c, 16, &u, &n));
+	assert_true(u == 0xdeadbeef7ull);
+	assert_int_equal(n, 9);
+	assert_true(cursor_literal(&c, "g"));
+	cursor_init(&c, "12345", 5);
+	assert_true(cursor_parse_hex(&c, 2, &u, &n));
+	assert_true(u == 0x12 && n == 2);
+	assert_int_equal(cursor_remaining(&c), 3);
+	cursor_init(&c, "ffffffffffffffff", 16);
+	assert_true(cursor_parse_hex(&c, 16, &u, &n));
+	assert_true(u == UINT64_MAX);
+	cursor_init(&c, "x1", 2);
+	assert_false(cursor_parse_hex(&c, 4, &u, &n));   /* no digit */
+	assert_false(cursor_ok(&c));
+	cursor_init(&c, "1", 1);
+	assert_false(cursor_parse_hex(&c, 17, &u, &n));  /* more than 64 bits asked */
+
 	cursor_init(&c, "-2.25e1s", 8);
 	assert_true(cursor_parse_double(&c, &d));
 	assert_true(d == -22.5);

@@ -107,6 +107,63 @@ static void header_and_attribute_bytes(void **state)
 	assert_memory_equal(buf, want, sizeof(want));
 }
 
+/* ATTACH and its OK, byte for byte: the wire format the pppd plugin's
+ * client uses (type 11; SERVICE 43, ROLE 44, ENDPOINT_ID 45). */
+static void attach_bytes(void **state)
+{
+	(void)state;
+	uint8_t buf[64];
+	struct irdad_writer wr;
+	struct irdad_msg m;
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_ATTACH, 9);
+	irdad_put_u8(&wr, IRDAD_A_SERVICE, IRDAD_ATTACH_IRNET);
+	irdad_put_u8(&wr, IRDAD_A_ROLE, IRDAD_ATTACH_CALL);
+	irdad_put_str(&wr, IRDAD_A_NICKNAME, "beta");
+	irdad_put_u32(&wr, IRDAD_A_TIMEOUT_MS, 2000);
+	static const uint8_t want[] = {
+		0x01, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x09, /* version 1, ATTACH, seq 9 */
+		0x00, 0x2b, 0x00, 0x01, 0x01,                   /* SERVICE (43): irnet */
+		0x00, 0x2c, 0x00, 0x01, 0x00,                   /* ROLE (44): call */
+		0x00, 0x04, 0x00, 0x04, 'b', 'e', 't', 'a',     /* NICKNAME (4) */
+		0x00, 0x1b, 0x00, 0x04, 0x00, 0x00, 0x07, 0xd0, /* TIMEOUT_MS (27): 2000 */
+	};
+	assert_int_equal(finish(&wr), sizeof(want));
+	assert_memory_equal(buf, want, sizeof(want));
+	decode_ok(buf, sizeof(want), &m);
+	assert_int_equal(m.type, IRDAD_MSG_ATTACH);
+	assert_true(irdad_msg_is_request(m.type));
+	assert_string_equal(irdad_msg_type_name(m.type), "ATTACH");
+
+	/* listening: SERVICE and ROLE only */
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_ATTACH, 10);
+	irdad_put_u8(&wr, IRDAD_A_SERVICE, IRDAD_ATTACH_IRNET);
+	irdad_put_u8(&wr, IRDAD_A_ROLE, IRDAD_ATTACH_LISTEN);
+	static const uint8_t listen[] = {
+		0x01, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0a,
+		0x00, 0x2b, 0x00, 0x01, 0x01, 0x00, 0x2c, 0x00, 0x01, 0x01,
+	};
+	assert_int_equal(finish(&wr), sizeof(listen));
+	assert_memory_equal(buf, listen, sizeof(listen));
+
+	/* the answer: OK with ENDPOINT_ID */
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_OK, 9);
+	irdad_put_u32(&wr, IRDAD_A_ENDPOINT_ID, 0x11223344);
+	static const uint8_t ok[] = {
+		0x01, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x09,
+		0x00, 0x2d, 0x00, 0x04, 0x11, 0x22, 0x33, 0x44,
+	};
+	assert_int_equal(finish(&wr), sizeof(ok));
+	assert_memory_equal(buf, ok, sizeof(ok));
+	decode_ok(buf, sizeof(ok), &m);
+	uint32_t id = 0;
+	assert_true(irdad_get_u32(&m.attrs, IRDAD_A_ENDPOINT_ID, &id));
+	assert_int_equal(id, 0x11223344);
+	/* the replies keep their numbers after the new request */
+	assert_string_equal(irdad_msg_type_name(IRDAD_MSG_OK), "OK");
+	assert_string_equal(irdad_msg_type_name(IRDAD_MSG_STATION), "STATION");
+	assert_false(irdad_msg_is_request(IRDAD_MSG_OK));
+}
+
 static void connect_round_trip(void **state)
 {
 	(void)state;
@@ -286,8 +343,8 @@ static void bad_header(void **state)
 	expect_bad(&r, -EBADMSG, "shorter than the 8-byte header");
 	raw_header(&r, 2, IRDAD_MSG_STATUS, 0);
 	expect_bad(&r, -EPROTONOSUPPORT, "version 2");
-	raw_header(&r, 1, 11, 0);
-	expect_bad(&r, -EBADMSG, "unknown type 11");
+	raw_header(&r, 1, 12, 0);
+	expect_bad(&r, -EBADMSG, "unknown type 12");
 	raw_header(&r, 1, 0, 0);
 	expect_bad(&r, -EBADMSG, "unknown type 0");
 	raw_header(&r, 1, IRDAD_MSG_STATUS, 0x8000);
@@ -448,7 +505,55 @@ static void b_too_many(struct raw *r)
 		raw_u8(r, IRDAD_A_LINK, 0);
 }
 
+static void b_attach_head(struct raw *r, uint8_t service, uint8_t role)
+{
+	raw_header(r, 1, IRDAD_MSG_ATTACH, 0);
+	raw_u8(r, IRDAD_A_SERVICE, service);
+	raw_u8(r, IRDAD_A_ROLE, role);
+}
+static void b_attach_both(struct raw *r)
+{
+	b_attach_head(r, 1, 0);
+	raw_u32(r, IRDAD_A_DADDR, 0x1234);
+	raw_str(r, IRDAD_A_NICKNAME, "beta");
+}
+static void b_attach_empty_nick(struct raw *r)
+{
+	b_attach_head(r, 1, 0);
+	raw_attr(r, IRDAD_A_NICKNAME, "", 0);
+}
+static void b_attach_daddr0(struct raw *r)
+{
+	b_attach_head(r, 1, 0);
+	raw_u32(r, IRDAD_A_DADDR, 0);
+}
+static void b_attach_timeout0(struct raw *r)
+{
+	b_attach_head(r, 1, 0);
+	raw_u32(r, IRDAD_A_TIMEOUT_MS, 0);
+}
+static void b_attach_service(struct raw *r) { b_attach_head(r, 3, 0); }
+static void b_attach_role(struct raw *r) { b_attach_head(r, 1, 2); }
+static void b_attach_no_role(struct raw *r)
+{
+	raw_header(r, 1, IRDAD_MSG_ATTACH, 0);
+	raw_u8(r, IRDAD_A_SERVICE, 1);
+}
+static void b_attach_mode(struct raw *r)
+{
+	b_attach_head(r, 1, 0);
+	raw_u8(r, IRDAD_A_MODE, 2);
+}
+
 static const struct bad_case bad_cases[] = {
+	{ "ATTACH with DADDR and NICKNAME", b_attach_both, "ATTACH: DADDR or NICKNAME, not both" },
+	{ "ATTACH with an empty NICKNAME", b_attach_empty_nick, "ATTACH: an empty NICKNAME" },
+	{ "ATTACH to DADDR 0", b_attach_daddr0, "ATTACH: DADDR 0" },
+	{ "ATTACH with TIMEOUT_MS 0", b_attach_timeout0, "ATTACH: TIMEOUT_MS 0" },
+	{ "ATTACH SERVICE 3", b_attach_service, "ATTACH: SERVICE: 3 is not 1-2" },
+	{ "ATTACH ROLE 2", b_attach_role, "ATTACH: ROLE: 2 is not 0-1" },
+	{ "ATTACH without ROLE", b_attach_no_role, "ATTACH: ROLE missing" },
+	{ "ATTACH with a MODE", b_attach_mode, "ATTACH: MODE does not belong here" },
 	{ "a u32 of 3 bytes", b_width, "IAS_REMOVE: OBJ_ID: length 3, not 4" },
 	{ "MODE out of range", b_mode_range, "LISTEN: MODE: 7 is not 1-3" },
 	{ "a reserved LSAP", b_lsap_reserved, "LISTEN: LSAP: 112 is not 0-111" },
@@ -485,6 +590,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(header_and_attribute_bytes),
+		cmocka_unit_test(attach_bytes),
 		cmocka_unit_test(connect_round_trip),
 		cmocka_unit_test(stations_nested),
 		cmocka_unit_test(status_counters_u64),

@@ -31,6 +31,7 @@
 
 #include <cmocka.h>
 
+#include "fdpass.h"
 #include "irdad_fake.h"
 #include "irnet_client.h"
 
@@ -939,6 +940,145 @@ static void error_reply(void **state)
 	end_daemon(pid);
 }
 
+/* --- ATTACH: two descriptors with the request ------------------------------ */
+
+/* Receives a request with the descriptors it brought (fdpass, after a
+ * blocking wait: fdpass_recv does not wait). */
+static uint32_t d_recv_fds(int fd, uint8_t type, struct req *r, struct fdpass_fds *fds)
+{
+	char why[160];
+	int flags = 0;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	CHECK(poll(&p, 1, TIMEOUT) == 1);
+	ssize_t n = fdpass_recv(fd, r->buf, sizeof(r->buf), fds, &flags);
+	CHECK(n > 0 && !(flags & (MSG_TRUNC | MSG_CTRUNC)));
+	if (irdad_msg_decode(r->buf, (size_t)n, &r->m, why, sizeof(why)) != 0) {
+		fprintf(stderr, "fake irdad: %s\n", why);
+		_exit(3);
+	}
+	CHECK(r->m.type == type);
+	return r->m.seq;
+}
+
+static void d_ok_endpoint(int fd, uint32_t seq, bool with_id)
+{
+	uint8_t b[IRDAD_MSG_MAX];
+	struct irdad_writer wr;
+	irdad_write_begin(&wr, b, sizeof(b), IRDAD_MSG_OK, seq);
+	if (with_id)
+		irdad_put_u32(&wr, IRDAD_A_ENDPOINT_ID, 7);
+	d_send(fd, &wr, NULL, 0);
+}
+
+static void daemon_attach(int fd, int arg)
+{
+	(void)arg;
+	struct req r;
+	struct fdpass_fds fds;
+	char nick[24];
+	uint8_t u8 = 0xff;
+	uint32_t u32 = 0;
+	d_hello(fd, "test");
+
+	/* a call by nickname with a timeout: both descriptors, in order */
+	uint32_t seq = d_recv_fds(fd, IRDAD_MSG_ATTACH, &r, &fds);
+	CHECK(fds.n == 2);
+	CHECK(irdad_get_u8(&r.m.attrs, IRDAD_A_SERVICE, &u8) && u8 == IRDAD_ATTACH_IRNET);
+	CHECK(irdad_get_u8(&r.m.attrs, IRDAD_A_ROLE, &u8) && u8 == IRDAD_ATTACH_CALL);
+	CHECK(irdad_get_str(&r.m.attrs, IRDAD_A_NICKNAME, nick, sizeof(nick)));
+	CHECK(strcmp(nick, "beta") == 0);
+	CHECK(irdad_get_u32(&r.m.attrs, IRDAD_A_TIMEOUT_MS, &u32) && u32 == 2000);
+	CHECK(!irdad_find(&r.m.attrs, IRDAD_A_DADDR));
+	/* [0] the channel, both ways; [1] the status, written */
+	CHECK(write(fds.fd[0], "\x7e\x01\x7e", 3) == 3);
+	static const char up[] = "up 0x22222222 \"beta\"\n";
+	CHECK(write(fds.fd[1], up, sizeof(up) - 1) == (ssize_t)sizeof(up) - 1);
+	d_ok_endpoint(fd, seq, true);
+	char in[8];
+	CHECK(read(fds.fd[0], in, sizeof(in)) == 3 && memcmp(in, "\x7e\x02\x7e", 3) == 0);
+	fdpass_close(&fds);
+
+	/* a listener refused (the session's limit): the session goes on */
+	seq = d_recv_fds(fd, IRDAD_MSG_ATTACH, &r, &fds);
+	CHECK(fds.n == 2);
+	CHECK(irdad_get_u8(&r.m.attrs, IRDAD_A_ROLE, &u8) && u8 == IRDAD_ATTACH_LISTEN);
+	CHECK(!irdad_find(&r.m.attrs, IRDAD_A_NICKNAME) && !irdad_find(&r.m.attrs, IRDAD_A_DADDR) &&
+	      !irdad_find(&r.m.attrs, IRDAD_A_TIMEOUT_MS));
+	fdpass_close(&fds);
+	d_error(fd, seq, EBUSY, "4 endpoints of this session already");
+
+	/* a call by address */
+	seq = d_recv_fds(fd, IRDAD_MSG_ATTACH, &r, &fds);
+	CHECK(fds.n == 2);
+	CHECK(irdad_get_u32(&r.m.attrs, IRDAD_A_DADDR, &u32) && u32 == BETA);
+	fdpass_close(&fds);
+	/* OK without ENDPOINT_ID: refused by the library */
+	d_ok_endpoint(fd, seq, false);
+	d_wait_eof(fd);
+}
+
+static void attach_endpoint(void **state)
+{
+	(void)state;
+	int fds0 = count_fds();
+	pid_t pid;
+	struct irnet_client *cl = attach(start_daemon(daemon_attach, 0, &pid));
+	int chan[2], status[2];
+	uint32_t id = 99;
+	char err[256];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan), 0);
+	assert_int_equal(pipe2(status, O_CLOEXEC), 0);
+
+	/* refused before sending: no descriptor, both peers named */
+	struct irnet_attach_req req = { .service = IRDAD_ATTACH_IRNET, .role = IRDAD_ATTACH_CALL,
+					.nickname = "beta", .timeout_ms = 2000 };
+	int rc = irnet_client_attach_endpoint(cl, &req, -1, status[1], &id, err, sizeof(err));
+	expect_error(cl, rc, -EBADF, "channel");
+	assert_non_null(strstr(err, "channel"));
+	assert_int_equal(id, 0);
+	struct irnet_attach_req both = req;
+	both.daddr = BETA;
+	rc = irnet_client_attach_endpoint(cl, &both, chan[1], status[1], &id, err, sizeof(err));
+	expect_error(cl, rc, -EINVAL, "DADDR or NICKNAME, not both");
+	assert_true(irnet_client_usable(cl));
+
+	rc = irnet_client_attach_endpoint(cl, &req, chan[1], status[1], &id, err, sizeof(err));
+	if (rc)
+		print_message("attach: %s\n", err);
+	assert_int_equal(rc, 0);
+	assert_int_equal(id, 7);
+	/* the daemon's copies worked: its frame and its status line came */
+	char buf[64];
+	assert_int_equal(read(chan[0], buf, sizeof(buf)), 3);
+	assert_memory_equal(buf, "\x7e\x01\x7e", 3);
+	assert_int_equal(write(chan[0], "\x7e\x02\x7e", 3), 3);
+	ssize_t n = read(status[0], buf, sizeof(buf));
+	assert_int_equal(n, 21);
+	assert_memory_equal(buf, "up 0x22222222 \"beta\"\n", 21);
+	/* ours are still ours */
+	assert_true(fcntl(chan[1], F_GETFD) >= 0 && fcntl(status[1], F_GETFD) >= 0);
+
+	struct irnet_attach_req listen = { .service = IRDAD_ATTACH_IRNET,
+					   .role = IRDAD_ATTACH_LISTEN };
+	rc = irnet_client_attach_endpoint(cl, &listen, chan[1], status[1], &id, err, sizeof(err));
+	expect_error(cl, rc, -EBUSY, "4 endpoints of this session already");
+	assert_string_equal(err, "4 endpoints of this session already");
+	assert_true(irnet_client_usable(cl));
+
+	struct irnet_attach_req by_addr = { .service = IRDAD_ATTACH_IRNET,
+					    .role = IRDAD_ATTACH_CALL, .daddr = BETA };
+	rc = irnet_client_attach_endpoint(cl, &by_addr, chan[1], status[1], &id, err, sizeof(err));
+	expect_error(cl, rc, -EBADMSG, "without ENDPOINT_ID");
+	assert_false(irnet_client_usable(cl));
+	irnet_client_close(cl);
+	end_daemon(pid);
+	close(chan[0]);
+	close(chan[1]);
+	close(status[0]);
+	close(status[1]);
+	assert_int_equal(count_fds(), fds0);
+}
+
 /* Malformed or misdirected answers: each a fresh session, each refused
  * with a reason, the session dead, no descriptor left behind. */
 enum bad_case {
@@ -1310,6 +1450,7 @@ int main(void)
 		cmocka_unit_test(event_details),
 		cmocka_unit_test(event_queue_bounded),
 		cmocka_unit_test(error_reply),
+		cmocka_unit_test(attach_endpoint),
 		cmocka_unit_test(malformed_replies_refused),
 		cmocka_unit_test(timeouts_and_late_replies),
 		cmocka_unit_test(hello_timeout),

@@ -8,7 +8,8 @@
  *     as \xHH, a buffer too small gives "";
  *   - the bytes written on a pipe: whole lines ending in "\n", a long
  *     line cut to STATUS_LINE_MAX bytes with its "\n", the longest
- *     nickname (32 bytes, all escaped) still whole; and the log line.
+ *     nickname (32 bytes, all escaped) still whole; and the log line;
+ *     on a full non-blocking pipe the line is dropped whole and logged.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -86,7 +87,7 @@ struct captured {
 static void sink(void *ctx, enum log_level level, const char *msg)
 {
 	struct captured *c = ctx;
-	if (level == LOG_LEVEL_INFO) {
+	if (level <= LOG_LEVEL_INFO) {
 		snprintf(c->msg, sizeof(c->msg), "%s", msg);
 		c->n++;
 	}
@@ -149,6 +150,19 @@ static void lines_on_a_pipe(void **state)
 	assert_int_equal(n, STATUS_LINE_MAX);
 	assert_int_equal(buf[n - 1], '\n');
 	assert_null(memchr(buf, '\n', n - 1));
+
+	/* a full non-blocking pipe (an ATTACH client that does not read):
+	 * the line is dropped whole, logged, and nothing waits */
+	char fill[4096];
+	memset(fill, 'f', sizeof(fill));
+	while (write(p[1], fill, sizeof(fill)) > 0)
+		;
+	while (write(p[1], fill, 1) > 0)
+		;
+	status_line_end(&sl, true, STATUS_LINK_LOST);
+	assert_non_null(strstr(cap.msg, "line \"down link-lost\" dropped"));
+	while ((n = drain(p[0], buf, sizeof(buf))) > 0)
+		assert_null(memchr(buf, 'd', n));
 	close(p[0]);
 	close(p[1]);
 }

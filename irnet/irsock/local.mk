@@ -1,0 +1,50 @@
+# irnet/irsock/: AF_IRDA for unmodified programs (docs/irsock.md):
+# libirsock.so, preloaded, implements the socket calls over irdad's local
+# API, and the wrapper irsock(1) preloads it.
+#
+# The library goes into arbitrary programs, so it carries its own copy of
+# the client library and the codec, compiled here without the sanitizer
+# flags (an ASan-instrumented preload library cannot load into a program
+# that is not), with hidden symbols except the calls it interposes.
+pkglib_LTLIBRARIES = irnet/irsock/libirsock.la
+irnet_irsock_libirsock_la_SOURCES = irnet/irsock/irsock.c irnet/irsock/irsock_abi.h \
+	irnet/irsock/irsock_conv.c irnet/irsock/irsock_conv.h \
+	irnet/api/irnet_client.c irnet/api/irnet_client.h \
+	irnet/api/irdad_msg.c irnet/api/irdad_msg.h irnet/api/fdpass.c irnet/api/fdpass.h \
+	common/cursor.c common/cursor.h common/log.c common/log.h \
+	common/array.c common/array.h
+irnet_irsock_libirsock_la_CPPFLAGS = -include $(top_builddir)/config.h \
+	-I$(top_srcdir)/common -I$(top_srcdir)/irnet/api -I$(top_srcdir)/irnet/irsock
+# (not $(AM_CFLAGS): that carries the sanitizer flags, see above)
+irnet_irsock_libirsock_la_CFLAGS = $(IRNET_CFLAGS) -fvisibility=hidden -pthread
+irnet_irsock_libirsock_la_LDFLAGS = -module -avoid-version -shared -no-undefined -pthread
+irnet_irsock_libirsock_la_LIBADD = -ldl
+
+bin_PROGRAMS += irnet/irsock/irsock
+irnet_irsock_irsock_SOURCES = irnet/irsock/irsock_main.c
+irnet_irsock_irsock_CPPFLAGS = $(AM_CPPFLAGS) -DIRSOCK_LIBRARY='"$(pkglibdir)/libirsock.so"'
+
+# The classic-API test program (tests/irsock-api.sh): it includes nothing
+# of the tree, and is built without the sanitizer flags, since it runs
+# with libirsock.so preloaded.
+noinst_PROGRAMS += tests/irsock_classic
+tests_irsock_classic_SOURCES = tests/irsock_classic.c
+tests_irsock_classic_CPPFLAGS =
+tests_irsock_classic_CFLAGS = $(IRNET_CFLAGS)
+tests_irsock_classic_LDFLAGS =
+
+# Over two irdad on irwire in real time (about 40 s and 60 s).
+TESTS += tests/irsock-api.sh tests/irsock-ircp.sh
+EXTRA_DIST += tests/irsock_obex_check.py
+
+dist_man_MANS += man/irsock.1
+
+# make bench: irsock against irspray owning the port, and ircp's rate
+BENCHMARKS += tests/irsock-bench.sh
+EXTRA_DIST += tests/irsock-bench.sh
+
+UNIT_TESTS += tests/unit/test_irsock_conv
+tests_unit_test_irsock_conv_SOURCES = tests/unit/test_irsock_conv.c irnet/irsock/irsock_conv.c
+tests_unit_test_irsock_conv_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/irsock
+tests_unit_test_irsock_conv_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_irsock_conv_LDADD = $(UNIT_LIBS)
