@@ -55,13 +55,15 @@ class Decoder:
         self.esc = False
         self.frames = []
         self.bad = 0
+        self.skip = None     # a frame not kept (copies of a call's first frame)
 
     def feed(self, data):
         for b in data:
             if b == FLAG:
                 if len(self.buf) >= 4:
                     if fcs16(bytes(self.buf)) == 0xF0B8:
-                        self.frames.append(bytes(self.buf[:-2]))
+                        if bytes(self.buf[:-2]) != self.skip:
+                            self.frames.append(bytes(self.buf[:-2]))
                     else:
                         self.bad += 1
                 self.buf = bytearray()
@@ -141,15 +143,17 @@ def run_pty(a_link, b_link):
         pump([(a, b"", b, db, 1)], 1)
     check(db.frames[:1] == [hello], "the caller's first frame reached the listener's pppd")
     db.frames = []
+    # copies of the hello written before the link was up may still trail
+    # in, or not (one hello when the call came up within a second): they
+    # are not counted
+    db.skip = hello
     # a bad frame first, then the good ones, both ways at once
-    ok = pump([(a, bad + b"".join(encode(f) for f in fa), b, db, len(fa) + 1),
+    ok = pump([(a, bad + b"".join(encode(f) for f in fa), b, db, len(fa)),
                (b, bad + b"".join(encode(f) for f in fb), a, da, len(fb))], 60)
     time.sleep(0.5)
     pump([(a, b"", b, db, 10**6), (b, b"", a, da, 10**6)], 0.5)
     check(ok, "30 PPP frames each way through the [irnet] ptys in time (%d and %d arrived)"
           % (len(db.frames), len(da.frames)))
-    # copies of the hello written before the link was up may still trail in
-    db.frames = [f for f in db.frames if f != hello]
     check(db.frames == fa and da.frames == fb,
           "the frames came out the same, in order, up to 1500 bytes with flag/escape/control bytes")
     check(da.bad == 0 and db.bad == 0, "every frame out of the ptys has a good FCS")

@@ -183,6 +183,11 @@ size_t irlmp_count(const struct irlmp *lm, bool listeners)
 	return n;
 }
 
+size_t irlmp_ctrl_pending(const struct irlmp *lm)
+{
+	return lm->ctrl_count;
+}
+
 /* The link is needed as long as an LSAP connection exists. */
 static void check_idle(struct irlmp *lm)
 {

@@ -199,6 +199,10 @@ enum irlmp_lap_state irlmp_get_lap_state(const struct irlmp *lm);
 const char *irlmp_reason_name(enum irlmp_reason r);
 /* LSAP connections and listeners in use. */
 size_t irlmp_count(const struct irlmp *lm, bool listeners);
+/* Control PDUs (connects, disconnects, ...) queued for IrLAP's next
+ * pull: a host that wants a disconnect to leave before it closes the
+ * link waits for 0 (IrLAP pulls nothing once its DISCONNECT is asked). */
+size_t irlmp_ctrl_pending(const struct irlmp *lm);
 
 struct irlmp_stats {
 	uint64_t pdus_rx, pdus_tx, bad_pdus, refused, unknown_conn;

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pty.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "cursor.h"
 #include "ircomm.h"
+#include "status_line.h"
 
 /* Redial delays after a failed attempt or a lost link: 1 s, doubling. */
 #define REDIAL_FIRST_US 1000000u
@@ -30,6 +32,13 @@
 #define HANGUP_FLUSH_US 2000000u
 #define HANGUP_POLL_US 10000u
 #define DISCOVERY_SLOTS 6
+/* On descriptors: discoveries before "no-peer", how often a descriptor
+ * not being read is looked at for a hang-up. */
+#define FDS_DISCOVERIES 3
+#define FDS_WATCH_US 200000u
+/* Closing a pty master flushes what its slave has not read yet: after
+ * the peer's last bytes, the program gets this long to read them. */
+#define FDS_LINGER_US 500000u
 
 struct ircomm_pty {
 	struct irdad_endpoint ep;
@@ -64,6 +73,30 @@ struct ircomm_pty {
 	size_t rx_len, rx_off;
 	struct ircomm_config srv_cfg; /* listener: what its initial parameters say */
 	struct ircomm_pty_stats st;
+	/* master is read (a status byte first in packet mode), out written,
+	 * tio has the program's termios: master, the slave, or the same as
+	 * master for a pty master handed in; -1 if none */
+	int out, tio;
+	bool pkt;
+	/* ircomm_pty_open_fds: one connection on descriptors, then the end */
+	bool on_fds;
+	bool local_gone;             /* EOF, EIO or a failed write on the descriptors */
+	bool ended, why_final, peer_cd_seen, drain_writing, lingering;
+	enum status_reason why;      /* the word of the last status line */
+	unsigned tries;              /* discoveries that found nobody */
+	uint32_t link_peer;          /* the station the IrLAP link is up with */
+	struct irlap_peer seen[IRLAP_MAX_PEERS]; /* the stations discovery saw */
+	size_t nseen;
+	struct status_line sl;
+	void (*ended_fn)(void *ctx, struct ircomm_pty *p);
+	void *ended_ctx;
+	struct eloop_timer watch;    /* hang-up of a descriptor not being read */
+	struct eloop_timer fds_timer; /* the peer's carrier lost; the drain's deadline */
+	struct eloop_timer end;      /* ended_fn, from the loop */
+	struct eloop_timer attempt;  /* calling: the connect timeout, if set */
+	uint64_t attempt_us;
+	uint8_t *drain;              /* the peer's last bytes, written before the end */
+	size_t drain_len, drain_off;
 };
 
 static const char *const state_names[] = {
@@ -153,7 +186,9 @@ static bool slave_params(struct ircomm_pty *p, struct ircomm_params *out, bool *
 
 	memset(out, 0, sizeof(*out));
 	*b0 = false;
-	if (tcgetattr(p->slave, &t) < 0) {
+	if (p->tio < 0)
+		return false; /* plain bytes: no settings */
+	if (tcgetattr(p->tio, &t) < 0) {
 		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: tcgetattr %s: %s", p->ep.name,
 			p->slave_path, strerror(errno));
 		return false;
@@ -191,6 +226,16 @@ static void on_master_readable(struct eloop *loop, int fd, void *ctx);
 static void on_master_writable(struct eloop *loop, int fd, void *ctx);
 static void on_ircomm(void *ctx, const struct ircomm_event *ev);
 static void pump_to_peer(struct ircomm_pty *p);
+/* on descriptors (the end of this file) */
+static void fds_call_failed(struct ircomm_pty *p, const char *why);
+static void fds_finish(struct ircomm_pty *p, const char *why);
+static bool fds_disconnected(struct ircomm_pty *p, const struct ircomm_event *ev, bool was_up);
+static void fds_connected(struct ircomm_pty *p);
+static void fds_lines(struct ircomm_pty *p, uint8_t lines);
+static bool fds_read_ended(struct ircomm_pty *p, ssize_t n);
+static void fds_local_gone(struct ircomm_pty *p, const char *why);
+static void fds_lap_event(struct ircomm_pty *p, const struct irlap_event *ev);
+static void fds_stop(struct ircomm_pty *p);
 
 static void want_read(struct ircomm_pty *p, bool on)
 {
@@ -209,9 +254,9 @@ static void want_write(struct ircomm_pty *p, bool on)
 		return;
 	p->writing = on;
 	if (on)
-		eloop_add_writer(p->loop, p->master, on_master_writable, p);
+		eloop_add_writer(p->loop, p->out, on_master_writable, p);
 	else
-		eloop_remove_writer(p->loop, p->master);
+		eloop_remove_writer(p->loop, p->out);
 }
 
 /* After any call into the stack: IrLMP's timer and the client's. */
@@ -290,6 +335,10 @@ static void wait_redial(struct ircomm_pty *p, uint64_t delay_us, const char *why
 
 static void redial_later(struct ircomm_pty *p, const char *why)
 {
+	if (p->on_fds) {
+		fds_call_failed(p, why);
+		return;
+	}
 	p->ncand = p->cand_at = 0;
 	wait_redial(p, p->redial_us, why);
 	p->redial_us = p->redial_us * 2 > REDIAL_MAX_US ? REDIAL_MAX_US : p->redial_us * 2;
@@ -297,6 +346,10 @@ static void redial_later(struct ircomm_pty *p, const char *why)
 
 static void to_idle(struct ircomm_pty *p, const char *why)
 {
+	if (p->on_fds) {
+		fds_finish(p, why);
+		return;
+	}
 	eloop_timer_cancel(p->loop, &p->timer);
 	p->ncand = p->cand_at = 0;
 	set_state(p, IRCOMM_PTY_IDLE, why);
@@ -494,6 +547,17 @@ static void on_timer(struct eloop *loop, void *ctx)
 	}
 }
 
+/* What the program wrote before it closed still goes out (for at most
+ * HANGUP_FLUSH_US), then the connection is closed. */
+static void start_hang_up(struct ircomm_pty *p, const char *why)
+{
+	p->master_empty = false;
+	p->hangup_deadline = eloop_now_us() + HANGUP_FLUSH_US;
+	set_state(p, IRCOMM_PTY_HANGING_UP, why);
+	eloop_timer_arm_in(p->loop, &p->timer, HANGUP_POLL_US);
+	pump_to_peer(p);
+}
+
 /* DTR follows "a program has the slave open and its speed is not B0",
  * and goes to the peer as a line state; a caller's call follows "a
  * program has the slave open" alone: it dials at the first open and
@@ -538,12 +602,7 @@ static void update_dtr(struct ircomm_pty *p)
 			break;
 		}
 		send_lines(p);
-		/* what the program wrote before it closed still goes out */
-		p->master_empty = false;
-		p->hangup_deadline = eloop_now_us() + HANGUP_FLUSH_US;
-		set_state(p, IRCOMM_PTY_HANGING_UP, "last close");
-		eloop_timer_arm_in(p->loop, &p->timer, HANGUP_POLL_US);
-		pump_to_peer(p);
+		start_hang_up(p, "last close");
 		break;
 	case IRCOMM_PTY_HANGING_UP:
 		if (in_use) {
@@ -606,14 +665,14 @@ static void keep_extproc(struct ircomm_pty *p)
 {
 	struct termios t;
 
-	if (tcgetattr(p->slave, &t) < 0 || (t.c_lflag & EXTPROC))
+	if (p->tio < 0 || tcgetattr(p->tio, &t) < 0 || (t.c_lflag & EXTPROC))
 		return;
 	t.c_lflag |= EXTPROC;
-	if (tcsetattr(p->slave, TCSANOW, &t) < 0)
+	if (tcsetattr(p->tio, TCSANOW, &t) < 0)
 		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: EXTPROC on %s: %s", p->ep.name,
 			p->slave_path, strerror(errno));
 	else
-		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: a program cleared EXTPROC; set again",
+		log_msg(p->log, LOG_LEVEL_DEBUG, "ircomm %s: EXTPROC was clear on the line; set",
 			p->ep.name);
 }
 
@@ -653,9 +712,12 @@ static void pump_to_peer(struct ircomm_pty *p)
 		size_t max = ircomm_max_write(p->c);
 		if (max == 0 || max > IRCOMM_SDU_MAX)
 			max = IRCOMM_SDU_MAX;
-		ssize_t n = read(p->master, p->tx, 1 + max);
+		size_t hdr = p->pkt ? 1 : 0;
+		ssize_t n = read(p->master, p->tx + 1 - hdr, hdr + max);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (p->on_fds && fds_read_ended(p, n))
+			break;
 		if (n <= 0) {
 			if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
 				log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: read master: %s",
@@ -664,12 +726,12 @@ static void pump_to_peer(struct ircomm_pty *p)
 			p->master_empty = true;
 			break;
 		}
-		if (p->tx[0] != TIOCPKT_DATA) {
+		if (hdr && p->tx[0] != TIOCPKT_DATA) {
 			on_status(p, p->tx[0]);
 			continue;
 		}
 		p->tx_off = 1;
-		p->tx_len = (size_t)n;
+		p->tx_len = (size_t)n + 1 - hdr;
 	}
 	sync_stack(p);
 }
@@ -687,7 +749,7 @@ static void pump_from_peer(struct ircomm_pty *p)
 {
 	for (;;) {
 		if (p->rx_off < p->rx_len) {
-			ssize_t w = write(p->master, p->rx + p->rx_off, p->rx_len - p->rx_off);
+			ssize_t w = write(p->out, p->rx + p->rx_off, p->rx_len - p->rx_off);
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -700,6 +762,11 @@ static void pump_from_peer(struct ircomm_pty *p)
 				log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: write master: %s",
 					p->ep.name, strerror(errno));
 				p->rx_off = p->rx_len;
+				if (p->on_fds) {
+					want_write(p, false);
+					fds_local_gone(p, "write failed");
+					return;
+				}
 				break;
 			}
 			p->rx_off += (size_t)w;
@@ -745,6 +812,8 @@ static void on_connected(struct ircomm_pty *p, struct ircomm *c)
 		p->st.service == IRCOMM_SVC_9WIRE ? "9-wire" :
 		p->st.service == IRCOMM_SVC_3WIRE ? "3-wire" : "3-wire raw (IrLMP, no settings)");
 	set_state(p, IRCOMM_PTY_CONNECTED, "IrCOMM connected");
+	if (p->on_fds)
+		fds_connected(p);
 	if (slave_params(p, &now, &b0))
 		send_params(p, &now);
 	send_lines(p);
@@ -770,6 +839,8 @@ static void on_disconnected(struct ircomm_pty *p, const struct ircomm_event *ev)
 		log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: 0x%08x: %s", p->ep.name,
 			(unsigned)p->st.peer, strerror(-ev->err));
 	}
+	if (p->on_fds && fds_disconnected(p, ev, was_up))
+		return;
 	if (!is_caller(p)) {
 		set_state(p, IRCOMM_PTY_LISTENING, "disconnected");
 		return;
@@ -822,6 +893,8 @@ static void on_ircomm(void *ctx, const struct ircomm_event *ev)
 			log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: peer's carrier (CD) %s",
 				p->ep.name, (ev->lines & IRCOMM_DCE_CD) ? "up" : "down");
 		p->st.peer_lines = ev->lines & 0xf0;
+		if (p->on_fds)
+			fds_lines(p, ev->lines);
 		break;
 	case IRCOMM_EV_DISCONNECTED:
 		on_disconnected(p, ev);
@@ -889,7 +962,7 @@ int ircomm_pty_open(const struct irdad_endpoint *ep, const struct logger *log,
 	}
 	p->ep = *ep;
 	p->log = log;
-	p->master = p->slave = p->inot = -1;
+	p->master = p->slave = p->inot = p->out = p->tio = -1;
 	p->redial_us = REDIAL_FIRST_US;
 	eloop_timer_init(&p->tick, on_tick, p);
 	eloop_timer_init(&p->timer, on_timer, p);
@@ -897,6 +970,9 @@ int ircomm_pty_open(const struct irdad_endpoint *ep, const struct logger *log,
 		rc = fail(err, errlen, errno, subj, "openpty");
 		goto out;
 	}
+	p->out = p->master;
+	p->tio = p->slave;
+	p->pkt = true;
 	if (ptsname_r(p->master, p->slave_path, sizeof(p->slave_path)) != 0) {
 		rc = fail(err, errlen, errno, subj, "ptsname");
 		goto out;
@@ -930,13 +1006,22 @@ int ircomm_pty_start(struct ircomm_pty *p, struct eloop *loop, struct stack *stk
 	p->loop = loop;
 	p->stk = stk;
 
-	int rc = eloop_add_reader(loop, p->inot, on_inotify, p);
+	int rc = p->on_fds ? 0 : eloop_add_reader(loop, p->inot, on_inotify, p);
 
 	if (rc < 0)
 		return rc;
 	p->started = true;
-	/* a program may have opened the slave already: DTR, and a caller dials */
-	on_inotify(loop, p->inot, p);
+	if (p->on_fds) {
+		/* the descriptor is the one open of the line: DTR, a caller dials */
+		p->st.slave_opens = 1;
+		eloop_timer_arm_in(loop, &p->watch, FDS_WATCH_US);
+		if (is_caller(p) && p->attempt_us)
+			eloop_timer_arm_in(loop, &p->attempt, p->attempt_us);
+		update_dtr(p);
+	} else {
+		/* a program may have opened the slave already: DTR, and a caller dials */
+		on_inotify(loop, p->inot, p);
+	}
 	if (!is_caller(p)) {
 		struct ircomm_config ic;
 		client_config(p, &ic);
@@ -950,6 +1035,8 @@ int ircomm_pty_start(struct ircomm_pty *p, struct eloop *loop, struct stack *stk
 			return -ENOMEM;
 		}
 		set_state(p, IRCOMM_PTY_LISTENING, "start");
+		if (p->on_fds)
+			status_line_write(&p->sl, "listening");
 		sync_stack(p);
 	}
 	return 0;
@@ -957,6 +1044,8 @@ int ircomm_pty_start(struct ircomm_pty *p, struct eloop *loop, struct stack *stk
 
 void ircomm_pty_lap_event(struct ircomm_pty *p, const struct irlap_event *ev)
 {
+	if (p->started && p->on_fds)
+		fds_lap_event(p, ev);
 	if (!p->started || !is_caller(p))
 		return;
 	if (ev->type == IRLAP_EV_DISCOVERY) {
@@ -981,8 +1070,9 @@ void ircomm_pty_free(struct ircomm_pty *p)
 		eloop_timer_cancel(p->loop, &p->timer);
 		want_read(p, false);
 		want_write(p, false);
-		if (p->started)
+		if (p->started && p->inot >= 0)
 			eloop_remove_reader(p->loop, p->inot);
+		fds_stop(p);
 	}
 	if (p->srv) {
 		/* closes its connection without an event */
@@ -1000,8 +1090,11 @@ void ircomm_pty_free(struct ircomm_pty *p)
 		close(p->inot);
 	if (p->slave >= 0)
 		close(p->slave);
+	if (p->out >= 0 && p->out != p->master)
+		close(p->out);
 	if (p->master >= 0)
 		close(p->master);
+	free(p->drain);
 	free(p);
 }
 
@@ -1019,4 +1112,463 @@ const char *ircomm_pty_name(const struct ircomm_pty *p)
 const char *ircomm_pty_slave_path(const struct ircomm_pty *p)
 {
 	return p->slave_path;
+}
+
+/* ---- on descriptors: irdad --stdio --service ircomm ----------------------- */
+
+/* How telling an attempt's failure is: the most telling of the
+ * candidates' is the line's word. */
+static int attempt_rank(enum status_reason r)
+{
+	switch (r) {
+	case STATUS_NO_PEER: return 0;
+	case STATUS_NO_ANSWER: return 1;
+	case STATUS_BUSY: return 2;
+	case STATUS_NOT_OFFERED: return 3;
+	default: return 4;
+	}
+}
+
+/* final: the outcome is known (a side left); later causes do not change it. */
+static void fds_note(struct ircomm_pty *p, enum status_reason r, bool final)
+{
+	if (p->why_final)
+		return;
+	if (final || attempt_rank(r) > attempt_rank(p->why))
+		p->why = r;
+	p->why_final = final;
+}
+
+static void fds_close(struct ircomm_pty *p)
+{
+	int off = 0;
+
+	if (p->drain_writing)
+		eloop_remove_writer(p->loop, p->out);
+	p->drain_writing = false;
+	want_read(p, false);
+	want_write(p, false);
+	eloop_timer_cancel(p->loop, &p->fds_timer);
+	if (p->master < 0)
+		return;
+	/* the descriptions may be shared with the parent: as they came */
+	if (p->pkt)
+		ioctl(p->master, TIOCPKT, &off);
+	if (p->out != p->master)
+		close(p->out);
+	close(p->master);
+	p->master = p->out = p->tio = -1;
+	/* the other end now reads EOF (EIO on a pty slave: pppd's "Modem
+	 * hangup"); the parent hears of the end from the loop */
+	eloop_timer_arm_in(p->loop, &p->end, 0);
+}
+
+static void fds_drain(struct ircomm_pty *p);
+
+static void on_drain_writable(struct eloop *loop, int fd, void *ctx)
+{
+	(void)loop;
+	(void)fd;
+	fds_drain(ctx);
+}
+
+/* The peer's last bytes, then the descriptors are closed (at the
+ * deadline at the latest: fds_timer). */
+static void fds_drain(struct ircomm_pty *p)
+{
+	while (p->drain_off < p->drain_len && p->out >= 0) {
+		ssize_t w = write(p->out, p->drain + p->drain_off, p->drain_len - p->drain_off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (!p->drain_writing && eloop_add_writer(p->loop, p->out, on_drain_writable,
+								  p) == 0)
+				p->drain_writing = true;
+			return;
+		}
+		if (w <= 0)
+			break;
+		p->drain_off += (size_t)w;
+		p->st.bytes_from_peer += (uint64_t)w;
+	}
+	if (p->pkt && !p->local_gone && p->drain_off == p->drain_len && !p->lingering) {
+		p->lingering = true;
+		eloop_timer_arm_in(p->loop, &p->fds_timer, FDS_LINGER_US);
+		return;
+	}
+	fds_close(p);
+}
+
+static bool drain_add(struct ircomm_pty *p, const uint8_t *b, size_t n)
+{
+	uint8_t *d = realloc(p->drain, p->drain_len + n);
+
+	if (!d)
+		return false;
+	p->drain = d;
+	memcpy(p->drain + p->drain_len, b, n);
+	p->drain_len += n;
+	return true;
+}
+
+/* Keeps what is left of the SDU being written and, while connected,
+ * what IrCOMM still holds (TinyTP's queue: at most the credit we gave). */
+static void keep_rest(struct ircomm_pty *p)
+{
+	uint8_t buf[IRCOMM_SDU_MAX];
+	long n;
+
+	if (p->rx_off < p->rx_len && !drain_add(p, p->rx + p->rx_off, p->rx_len - p->rx_off))
+		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: bytes from the peer lost (memory)",
+			p->ep.name);
+	p->rx_off = p->rx_len = 0;
+	/* (no READABLE event comes from inside ircomm_read) */
+	while (p->c && (n = ircomm_read(p->c, buf, sizeof(buf))) > 0)
+		if (!drain_add(p, buf, (size_t)n))
+			log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: %ld bytes from the peer lost "
+				"(memory)", p->ep.name, n);
+}
+
+/* The end (to_idle's place on descriptors): the status line, the peer's
+ * last bytes, then the descriptors are closed and the parent told. */
+static void fds_finish(struct ircomm_pty *p, const char *why)
+{
+	if (p->ended)
+		return;
+	p->ended = true;
+	eloop_timer_cancel(p->loop, &p->timer);
+	eloop_timer_cancel(p->loop, &p->watch);
+	p->ncand = p->cand_at = 0;
+	set_state(p, IRCOMM_PTY_IDLE, why);
+	status_line_end(&p->sl, p->st.connects > 0, p->why);
+	want_read(p, false); /* (hang_up_now and on_disconnected did already) */
+	want_write(p, false);
+	keep_rest(p);
+	if (p->local_gone)
+		p->drain_off = p->drain_len; /* nobody reads them */
+	eloop_timer_arm_in(p->loop, &p->fds_timer, HANGUP_FLUSH_US);
+	fds_drain(p);
+}
+
+/* A caller's attempt got nowhere (redial_later's place on descriptors):
+ * another discovery while nobody was found, else the end. */
+static void fds_call_failed(struct ircomm_pty *p, const char *why)
+{
+	bool had_candidates = p->ncand > 0;
+
+	p->ncand = p->cand_at = 0;
+	/* candidates, none of which IrCOMM could even start a call to: the
+	 * link is up with another station */
+	if (had_candidates && p->why == STATUS_NO_PEER)
+		fds_note(p, STATUS_BUSY, false);
+	p->tries++;
+	/* with a connect timeout: discover again until it runs out */
+	bool again = p->attempt_us ? eloop_timer_pending(&p->attempt) : p->tries < FDS_DISCOVERIES;
+	if (!p->why_final && p->why == STATUS_NO_PEER && again) {
+		wait_redial(p, 0, why);
+		return;
+	}
+	hang_up_now(p, why);
+}
+
+/* Why a call to one candidate failed. */
+static enum status_reason call_failure(const struct ircomm_event *ev)
+{
+	switch (ev->err) {
+	case 0:
+		return status_reason_of_lmp(ev->reason, false);
+	case -ENOENT:          /* no IrCOMM object or attribute */
+	case -EPROTONOSUPPORT: /* no service type in common */
+	case -EPROTO:          /* not a serial port */
+		return STATUS_NOT_OFFERED;
+	default:
+		return STATUS_NO_ANSWER;
+	}
+}
+
+/* true: handled (the connection was up, or a listener's call that never
+ * came up while the end is decided); false: the caller's next candidate. */
+static bool fds_disconnected(struct ircomm_pty *p, const struct ircomm_event *ev, bool was_up)
+{
+	if (was_up) {
+		fds_note(p, status_reason_of_lmp(ev->reason, true), true);
+		keep_rest(p);
+		fds_finish(p, "disconnected");
+		return true;
+	}
+	if (!is_caller(p)) {
+		if (!p->local_gone)
+			return false; /* listens again */
+		fds_finish(p, "disconnected");
+		return true;
+	}
+	fds_note(p, call_failure(ev), false);
+	return false;
+}
+
+static const struct irlap_peer *seen_find(const struct ircomm_pty *p, uint32_t daddr)
+{
+	for (size_t i = 0; i < p->nseen; i++)
+		if (p->seen[i].daddr == daddr)
+			return &p->seen[i];
+	return NULL;
+}
+
+static void seen_note(struct ircomm_pty *p, const struct irlap_peer *peer)
+{
+	struct irlap_peer *slot = (struct irlap_peer *)seen_find(p, peer->daddr);
+
+	if (!slot && p->nseen < IRLAP_MAX_PEERS)
+		slot = &p->seen[p->nseen++];
+	if (slot)
+		*slot = *peer;
+}
+
+static void fds_connected(struct ircomm_pty *p)
+{
+	const struct irlap_peer *peer;
+
+	eloop_timer_cancel(p->loop, &p->attempt);
+	if (!is_caller(p))
+		p->st.peer = p->link_peer; /* the caller's station */
+	peer = seen_find(p, p->st.peer);
+	status_line_up(&p->sl, p->st.peer, peer ? peer->info.nickname : NULL,
+		       peer ? peer->info.nickname_len : 0);
+	/* the program may have set B0 before: the master was not read */
+	update_dtr(p);
+}
+
+/* The peer's carrier dropped (its DTR off, seen through the null modem,
+ * or a DCE's CD): from the loop, not inside IrCOMM's event. */
+static void fds_lines(struct ircomm_pty *p, uint8_t lines)
+{
+	if (lines & IRCOMM_DCE_CD) {
+		p->peer_cd_seen = true;
+		return;
+	}
+	/* only a drop: a line that was never up (a phone before CONNECT, a
+	 * listener's pty nobody opened) is no hang-up */
+	if (!p->peer_cd_seen || p->state != IRCOMM_PTY_CONNECTED || p->why_final)
+		return;
+	fds_note(p, STATUS_CLOSED_BY_PEER, true);
+	eloop_timer_arm_in(p->loop, &p->fds_timer, 0);
+}
+
+static void on_fds_timer(struct eloop *loop, void *ctx)
+{
+	struct ircomm_pty *p = ctx;
+	(void)loop;
+
+	if (p->ended) {
+		/* the drain's deadline: the rest for a program that does not read is dropped */
+		if (p->drain_off < p->drain_len)
+			log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: %zu bytes for the program dropped",
+				p->ep.name, p->drain_len - p->drain_off);
+		fds_close(p);
+		return;
+	}
+	log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: the peer's carrier dropped: hanging up",
+		p->ep.name);
+	keep_rest(p);
+	hang_up_now(p, "carrier lost");
+}
+
+/* Our side left (the slave closed, end of input, a failed write). */
+static void fds_local_gone(struct ircomm_pty *p, const char *why)
+{
+	if (p->local_gone || p->ended)
+		return;
+	p->local_gone = true;
+	log_msg(p->log, LOG_LEVEL_INFO, "ircomm %s: %s", p->ep.name, why);
+	fds_note(p, STATUS_CLOSED, true);
+	eloop_timer_cancel(p->loop, &p->watch);
+	p->st.slave_opens = 0;
+	update_dtr(p); /* DTR down; a caller starts hanging up */
+	if (p->state == IRCOMM_PTY_CONNECTED)
+		start_hang_up(p, why); /* a listener too: one connection */
+	else if (p->state != IRCOMM_PTY_HANGING_UP)
+		hang_up_now(p, why);
+}
+
+/* After a read of the master: EOF or an error other than EAGAIN is our
+ * side leaving (EIO: a pty's slave was closed by its last holder). */
+static bool fds_read_ended(struct ircomm_pty *p, ssize_t n)
+{
+	if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)))
+		return false;
+	p->master_empty = true;
+	want_read(p, false);
+	fds_local_gone(p, n == 0 ? "end of input" : "the other end closed");
+	return true;
+}
+
+/* POLLHUP (a pty whose slave nobody holds, a pipe's writer gone),
+ * POLLRDHUP (a socket's peer shut down), POLLERR. */
+static bool hung_up(int fd)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLRDHUP };
+	struct timespec zero = { 0, 0 };
+
+	if (ppoll(&pf, 1, &zero, NULL) <= 0)
+		return false;
+	return (pf.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+/* While the master is not read (no connection, or IrCOMM has no room),
+ * its other end leaving is seen here. */
+static void on_watch(struct eloop *loop, void *ctx)
+{
+	struct ircomm_pty *p = ctx;
+
+	if (p->ended || p->local_gone)
+		return;
+	if (!p->reading && (hung_up(p->master) || (p->out != p->master && hung_up(p->out)))) {
+		fds_local_gone(p, "the other end closed");
+		return;
+	}
+	eloop_timer_arm_in(loop, &p->watch, FDS_WATCH_US);
+}
+
+/* The connect timeout ran out before a connection. */
+static void on_attempt(struct eloop *loop, void *ctx)
+{
+	struct ircomm_pty *p = ctx;
+	(void)loop;
+
+	if (p->ended || p->state == IRCOMM_PTY_CONNECTED || p->state == IRCOMM_PTY_HANGING_UP)
+		return;
+	if (p->state == IRCOMM_PTY_CONNECTING)
+		fds_note(p, STATUS_NO_ANSWER, false);
+	hang_up_now(p, "connect timeout");
+}
+
+static void on_end(struct eloop *loop, void *ctx)
+{
+	struct ircomm_pty *p = ctx;
+	(void)loop;
+	if (p->ended_fn)
+		p->ended_fn(p->ended_ctx, p);
+}
+
+static void fds_lap_event(struct ircomm_pty *p, const struct irlap_event *ev)
+{
+	switch (ev->type) {
+	case IRLAP_EV_DISCOVERY:
+		for (size_t i = 0; !ev->failed && i < ev->npeers; i++)
+			seen_note(p, &ev->peers[i]);
+		if (ev->failed && ev->reason == IRLAP_REASON_MEDIA_BUSY &&
+		    p->state == IRCOMM_PTY_DISCOVERING)
+			fds_note(p, STATUS_BUSY, false);
+		break;
+	case IRLAP_EV_DISCOVERED_BY:
+		seen_note(p, ev->peer);
+		break;
+	case IRLAP_EV_CONNECT_CONF:
+	case IRLAP_EV_CONNECT_IND:
+		p->link_peer = ev->daddr ? ev->daddr : ev->peer ? ev->peer->daddr : 0;
+		break;
+	case IRLAP_EV_DISCONNECT:
+		p->link_peer = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+static void fds_stop(struct ircomm_pty *p)
+{
+	if (!p->on_fds)
+		return;
+	if (p->drain_writing)
+		eloop_remove_writer(p->loop, p->out);
+	p->drain_writing = false;
+	eloop_timer_cancel(p->loop, &p->watch);
+	eloop_timer_cancel(p->loop, &p->fds_timer);
+	eloop_timer_cancel(p->loop, &p->end);
+	eloop_timer_cancel(p->loop, &p->attempt);
+}
+
+int ircomm_pty_open_fds(const struct irdad_endpoint *ep, int in_fd, int out_fd,
+			const struct logger *log, struct ircomm_pty **out, char *err, size_t errlen)
+{
+	struct ircomm_pty *p;
+	char who[sizeof(p->sl.who)];
+
+	*out = NULL;
+	if (ep->service != IRDAD_SVC_IRCOMM || in_fd < 0 || out_fd < 0) {
+		snprintf(err, errlen, "ircomm %s: not an ircomm endpoint on two descriptors",
+			 ep->name);
+		return -EINVAL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "ircomm %s: out of memory", ep->name);
+		return -ENOMEM;
+	}
+	p->ep = *ep;
+	p->ep.reconnect = false;
+	p->ep.pty_link[0] = '\0';
+	p->log = log;
+	p->on_fds = true;
+	p->slave = p->inot = p->tio = -1;
+	p->master = in_fd;
+	p->out = out_fd;
+	p->redial_us = REDIAL_FIRST_US;
+	p->why = STATUS_NO_PEER;
+	snprintf(who, sizeof(who), "ircomm %s", ep->name);
+	status_line_init(&p->sl, log, who);
+	eloop_timer_init(&p->tick, on_tick, p);
+	eloop_timer_init(&p->timer, on_timer, p);
+	eloop_timer_init(&p->watch, on_watch, p);
+	eloop_timer_init(&p->fds_timer, on_fds_timer, p);
+	eloop_timer_init(&p->end, on_end, p);
+	eloop_timer_init(&p->attempt, on_attempt, p);
+	if (fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK) < 0 ||
+	    fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK) < 0) {
+		int rc = fail(err, errlen, errno, who, "descriptors");
+		p->master = p->out = -1; /* still the caller's */
+		ircomm_pty_free(p);
+		return rc;
+	}
+	/* A pty master (pppd's pty option, the plugin): its termios ioctls
+	 * act on the slave, where the program sets its line; packet mode and
+	 * EXTPROC tell us of each change, as on our own ptys. */
+	if (ptsname_r(in_fd, p->slave_path, sizeof(p->slave_path)) == 0) {
+		int one = 1;
+		if (ioctl(in_fd, TIOCPKT, &one) < 0) {
+			int rc = fail(err, errlen, errno, who, "packet mode");
+			p->master = p->out = -1;
+			ircomm_pty_free(p);
+			return rc;
+		}
+		p->pkt = true;
+		p->tio = in_fd;
+		keep_extproc(p);
+		log_msg(log, LOG_LEVEL_INFO, "ircomm %s: the program's line is %s", ep->name,
+			p->slave_path);
+	} else {
+		p->slave_path[0] = '\0';
+		log_msg(log, LOG_LEVEL_INFO, "ircomm %s: %s: plain bytes, no line settings",
+			ep->name, isatty(in_fd) ? "a terminal that is not a pty master" :
+						  "not a terminal");
+	}
+	*out = p;
+	return 0;
+}
+
+void ircomm_pty_set_status_fd(struct ircomm_pty *p, int fd)
+{
+	status_line_set_fd(&p->sl, fd);
+}
+
+void ircomm_pty_set_connect_timeout(struct ircomm_pty *p, uint64_t us)
+{
+	p->attempt_us = us;
+}
+
+void ircomm_pty_set_ended(struct ircomm_pty *p, void (*ended)(void *ctx, struct ircomm_pty *p),
+			  void *ctx)
+{
+	p->ended_fn = ended;
+	p->ended_ctx = ctx;
 }

@@ -24,6 +24,12 @@
  * runs for other reasons (the daemon may discover periodically: every
  * result is offered here through ircomm_pty_lap_event).
  *
+ * On descriptors (ircomm_pty_open_fds, irdad --stdio): the same
+ * connection on a descriptor handed in instead of a pty made here (a pty
+ * master's slave seen through packet mode, or plain bytes), one
+ * connection, the status lines (status_line.h), the end told through a
+ * hook.
+ *
  * Life: ircomm_pty_open() while root (the pty and its link, possibly in
  * /dev), ircomm_pty_start() after the privilege drop, once.
  *
@@ -91,6 +97,37 @@ struct ircomm_pty_stats {
  * ep is copied. */
 int ircomm_pty_open(const struct irdad_endpoint *ep, const struct logger *log,
 		    struct ircomm_pty **out, char *err, size_t errlen);
+/* irdad --stdio --service ircomm: one connection on descriptors handed
+ * in, then the end (docs/irdad.md, "IrCOMM on standard input and
+ * output").  in_fd is read, out_fd written (may be the same); both are
+ * made non-blocking and are closed at the end (so that the other end sees
+ * the hang-up) or by ircomm_pty_free.  When in_fd is a pty master, its
+ * slave is the program's line: packet mode and EXTPROC on it, the
+ * slave's termios sent as IrCOMM parameters, B0 drops DTR; otherwise
+ * plain bytes.  The descriptor's holder is one open of the line: DTR is
+ * up from the start, a caller calls at once (up to 3 discoveries), a
+ * listener takes one call.  EOF or EIO on in_fd (the slave's last holder
+ * closed it), a failed write, or a hang-up seen while not reading: what
+ * was read goes to the peer (2 s at most), then the end.  The peer's
+ * carrier dropping (CD down after it was up) or the connection closing:
+ * the peer's last bytes are written (2 s at most), then the end.
+ * ep->pty_link and ep->reconnect are not used.  Returns 0 and *out, or
+ * -errno with a message in err (the descriptors are then the caller's). */
+int ircomm_pty_open_fds(const struct irdad_endpoint *ep, int in_fd, int out_fd,
+			const struct logger *log, struct ircomm_pty **out, char *err, size_t errlen);
+/* Before ircomm_pty_start, on descriptors: status lines (docs/irdad.md,
+ * "Status lines": listening, up, failed WORD, down WORD) on fd (not
+ * closed here; -1: none), and the hook called once, from the loop, after
+ * the end (it may free the endpoint). */
+void ircomm_pty_set_status_fd(struct ircomm_pty *p, int fd);
+/* Before ircomm_pty_start, on descriptors, calling: look for the peer
+ * (discovering again while nobody is found) and reach it within us, then
+ * fail ("failed no-peer", "failed no-answer" if a call was under way).
+ * 0, the default: 3 discoveries, and IAS, TinyTP and IrLAP's own
+ * timeouts. */
+void ircomm_pty_set_connect_timeout(struct ircomm_pty *p, uint64_t us);
+void ircomm_pty_set_ended(struct ircomm_pty *p, void (*ended)(void *ctx, struct ircomm_pty *p),
+			  void *ctx);
 /* Starts the endpoint on the loop and the stack: a listener registers
  * its IAS object; a caller dials once a program has the slave open.
  * 0 or -errno (-EALREADY the second time). */

@@ -23,24 +23,10 @@
 #include "array.h"
 #include "cursor.h"
 #include "ias.h"
+#include "status_line.h"
 #include "ttp.h"
 
 #define READ_CHUNK 4096
-
-/* Why an attempt failed or a connection ended: the status line's word. */
-enum ep_reason {
-	R_NO_PEER, R_NOT_OFFERED, R_REFUSED, R_NO_ANSWER, R_BUSY, R_LINK_LOST,
-	R_CLOSED_BY_PEER, R_CLOSED, R_DONGLE,
-};
-
-static const char *reason_word(enum ep_reason r)
-{
-	static const char *const words[] = {
-		"no-peer", "not-offered", "refused", "no-answer", "busy", "link-lost",
-		"closed-by-peer", "closed", "dongle",
-	};
-	return words[r];
-}
 
 /* Frames from pppd that TinyTP could not take yet (lengths in len[]). */
 struct held {
@@ -62,7 +48,7 @@ struct irnet_ep {
 	dev_t slave_rdev;
 	int in_fd, out_fd;
 	bool out_is_socket;
-	int status_fd;
+	struct status_line sl;
 	const struct logger *log;
 	struct irnet_ep_timing tm;
 	void (*ended)(void *ctx, struct irnet_ep *e);
@@ -128,67 +114,6 @@ static void set_state(struct irnet_ep *e, enum irnet_ep_state to, const char *ev
 	log_msg(e->log, LOG_LEVEL_DEBUG, "irnet %s: %s --%s--> %s", e->name,
 		irnet_ep_state_name(e->state), event, irnet_ep_state_name(to));
 	e->state = to;
-}
-
-__attribute__((format(printf, 2, 3)))
-static void status_line(struct irnet_ep *e, const char *fmt, ...)
-{
-	char line[160];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(line) - 2)
-		n = (int)sizeof(line) - 2;
-	log_msg(e->log, LOG_LEVEL_INFO, "irnet %s: %s", e->name, line);
-	if (e->status_fd < 0)
-		return;
-	line[n++] = '\n';
-	for (size_t off = 0; off < (size_t)n;) {
-		ssize_t w = write(e->status_fd, line + off, (size_t)n - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			/* a non-blocking status descriptor (ATTACH) whose reader
-			 * does not read: the line is dropped, never waited for */
-			log_msg(e->log, LOG_LEVEL_WARNING,
-				"irnet %s: status descriptor: %s: line \"%.*s\" %s", e->name,
-				w < 0 ? strerror(errno) : "short write", n - 1, line,
-				off ? "cut short" : "dropped");
-			return;
-		}
-		off += (size_t)w;
-	}
-}
-
-/* A nickname as the status line shows it: quoted, '"' and '\' escaped,
- * bytes outside printable ASCII as \xHH, so a line never carries a
- * control character or a newline. */
-static void quote_nick(char *buf, size_t cap, const uint8_t *nick, size_t len)
-{
-	struct wcursor w;
-	static const char hex[] = "0123456789abcdef";
-
-	wcursor_init(&w, buf, cap - 1);
-	wcursor_u8(&w, '"');
-	for (size_t i = 0; i < len; i++) {
-		uint8_t c = nick[i];
-		if (c == '"' || c == '\\') {
-			wcursor_u8(&w, '\\');
-			wcursor_u8(&w, c);
-		} else if (c < 0x20 || c > 0x7e) {
-			uint8_t esc[4] = { '\\', 'x', (uint8_t)hex[c >> 4], (uint8_t)hex[c & 15] };
-			wcursor_bytes(&w, esc, sizeof(esc));
-		} else {
-			wcursor_u8(&w, c);
-		}
-	}
-	wcursor_u8(&w, '"');
-	buf[wcursor_ok(&w) ? wcursor_len(&w) : 0] = '\0';
 }
 
 static const struct irlap_peer *log_find(const struct irnet_ep *e, uint32_t daddr)
@@ -376,27 +301,12 @@ static void after_connection(struct irnet_ep *e, const char *event)
 	update_io(e);
 }
 
-static void attempt_failed(struct irnet_ep *e, enum ep_reason r)
+static void attempt_failed(struct irnet_ep *e, enum status_reason r)
 {
 	cancel_attempt(e);
 	e->stats.failures++;
-	status_line(e, "failed %s", reason_word(r));
-	after_connection(e, reason_word(r));
-}
-
-static enum ep_reason lmp_reason(enum irlmp_reason r, bool was_up)
-{
-	switch (r) {
-	case IRLMP_REASON_USER:
-		return was_up ? R_CLOSED_BY_PEER : R_REFUSED;
-	case IRLMP_REASON_NO_CLIENT:
-		return was_up ? R_CLOSED_BY_PEER : R_NOT_OFFERED;
-	case IRLMP_REASON_LAP_CONNECT_FAILED:
-	case IRLMP_REASON_NO_RESPONSE:
-		return was_up ? R_LINK_LOST : R_NO_ANSWER;
-	default:
-		return R_LINK_LOST;
-	}
+	status_line_end(&e->sl, false, r);
+	after_connection(e, status_reason_word(r));
 }
 
 /* --- peer -> pppd -------------------------------------------------------- */
@@ -613,7 +523,7 @@ static void local_closed(struct irnet_ep *e, const char *why)
 	if (e->state == IRNET_EP_FINDING || e->state == IRNET_EP_CONNECTING)
 		cancel_attempt(e);
 	if (e->stdio) {
-		status_line(e, "failed %s", reason_word(R_CLOSED));
+		status_line_end(&e->sl, false, STATUS_CLOSED);
 		end_for_good(e, why);
 		return;
 	}
@@ -646,7 +556,7 @@ static void on_flush(struct eloop *loop, void *ctx)
 	e->t = NULL;
 	held_reset(&e->held);
 	sync_stack(e);
-	status_line(e, "down %s", reason_word(R_CLOSED));
+	status_line_end(&e->sl, true, STATUS_CLOSED);
 	after_connection(e, "flushed");
 }
 
@@ -654,7 +564,6 @@ static void on_flush(struct eloop *loop, void *ctx)
 
 static void connection_up(struct irnet_ep *e, struct ttp *t, const char *event)
 {
-	char nick[4 * IRLAP_NICKNAME_MAX + 3];
 	const struct irlap_peer *p;
 
 	eloop_timer_cancel(e->loop, &e->attempt);
@@ -663,10 +572,9 @@ static void connection_up(struct irnet_ep *e, struct ttp *t, const char *event)
 	if (!e->daddr)
 		e->daddr = e->link_peer;
 	p = log_find(e, e->daddr);
-	quote_nick(nick, sizeof(nick), p ? p->info.nickname : NULL, p ? p->info.nickname_len : 0);
 	e->stats.connects++;
 	set_state(e, IRNET_EP_UP, event);
-	status_line(e, "up 0x%08x %s", (unsigned)e->daddr, nick);
+	status_line_up(&e->sl, e->daddr, p ? p->info.nickname : NULL, p ? p->info.nickname_len : 0);
 	log_msg(e->log, LOG_LEVEL_INFO, "irnet %s: PPP frames to %zu bytes", e->name,
 		ttp_max_send(t));
 	update_io(e);
@@ -677,7 +585,7 @@ static void connection_up(struct irnet_ep *e, struct ttp *t, const char *event)
 static void connection_lost(struct irnet_ep *e, enum irlmp_reason reason)
 {
 	long n;
-	enum ep_reason r = lmp_reason(reason, true);
+	enum status_reason r = status_reason_of_lmp(reason, true);
 
 	/* keep what the peer sent before it went: pppd still gets it */
 	while ((n = ttp_recv(e->t, e->sdu, IRNET_EP_MAX_SDU)) > 0)
@@ -686,8 +594,8 @@ static void connection_lost(struct irnet_ep *e, enum irlmp_reason reason)
 	if (e->held.at < e->held.n)
 		e->stats.frames_dropped += e->held.n - e->held.at;
 	held_reset(&e->held);
-	status_line(e, "down %s", reason_word(r));
-	after_connection(e, reason_word(r));
+	status_line_end(&e->sl, true, r);
+	after_connection(e, status_reason_word(r));
 }
 
 static void on_ttp(void *ctx, const struct ttp_event *ev)
@@ -725,12 +633,12 @@ static void on_ttp(void *ctx, const struct ttp_event *ev)
 	case TTP_EV_DISCONNECTED:
 		if (e->state == IRNET_EP_CONNECTING) {
 			e->t = NULL;
-			attempt_failed(e, lmp_reason(ev->reason, false));
+			attempt_failed(e, status_reason_of_lmp(ev->reason, false));
 		} else if (e->state == IRNET_EP_UP) {
 			connection_lost(e, ev->reason);
 		} else if (e->state == IRNET_EP_FLUSHING) {
 			e->t = NULL;
-			status_line(e, "down %s", reason_word(lmp_reason(ev->reason, true)));
+			status_line_end(&e->sl, true, status_reason_of_lmp(ev->reason, true));
 			after_connection(e, "peer closed while flushing");
 		}
 		break;
@@ -768,7 +676,7 @@ static void connect_ttp(struct irnet_ep *e, uint8_t lsap)
 	e->t = ttp_connect(stack_irlmp(e->stk), e->daddr, lsap, &tc, on_ttp, e, stack_now(e->stk));
 	sync_stack(e);
 	if (!e->t)
-		attempt_failed(e, R_BUSY); /* the link goes to another station */
+		attempt_failed(e, STATUS_BUSY); /* the link goes to another station */
 }
 
 static void on_ias(void *ctx, int ret, const struct ias_response *resp)
@@ -793,7 +701,7 @@ static void on_ias(void *ctx, int ret, const struct ias_response *resp)
 static void ask_next(struct irnet_ep *e)
 {
 	if (e->at_cand >= e->ncand) {
-		attempt_failed(e, e->saw_not_offered ? R_NOT_OFFERED : R_NO_ANSWER);
+		attempt_failed(e, e->saw_not_offered ? STATUS_NOT_OFFERED : STATUS_NO_ANSWER);
 		return;
 	}
 	e->daddr = e->cand[e->at_cand++];
@@ -801,7 +709,7 @@ static void ask_next(struct irnet_ep *e)
 			       on_ias, e, stack_now(e->stk));
 	sync_stack(e);
 	if (!e->q)
-		attempt_failed(e, R_BUSY);
+		attempt_failed(e, STATUS_BUSY);
 }
 
 /* The candidates of a discovery (or the station the link is up with):
@@ -837,7 +745,7 @@ static void discover(struct irnet_ep *e)
 	rc = stack_lap_request(e->stk, &(struct irlap_request){ .type = IRLAP_REQ_DISCOVER,
 								 .slots = 6 });
 	if (rc < 0 && rc != -EBUSY) {
-		attempt_failed(e, R_DONGLE);
+		attempt_failed(e, STATUS_DONGLE);
 		return;
 	}
 	/* -EBUSY: someone else's discovery or connect; its result will do */
@@ -873,7 +781,7 @@ static void discovery_result(struct irnet_ep *e, const struct irlap_event *ev)
 		discover(e);
 		return;
 	}
-	attempt_failed(e, ev->failed && ev->reason == IRLAP_REASON_MEDIA_BUSY ? R_BUSY : R_NO_PEER);
+	attempt_failed(e, ev->failed && ev->reason == IRLAP_REASON_MEDIA_BUSY ? STATUS_BUSY : STATUS_NO_PEER);
 }
 
 static void on_attempt_timeout(struct eloop *loop, void *ctx)
@@ -882,8 +790,8 @@ static void on_attempt_timeout(struct eloop *loop, void *ctx)
 	(void)loop;
 	if (e->state != IRNET_EP_FINDING && e->state != IRNET_EP_CONNECTING)
 		return;
-	attempt_failed(e, e->wait_link_down ? R_BUSY :
-			  e->state == IRNET_EP_FINDING && !e->ncand ? R_NO_PEER : R_NO_ANSWER);
+	attempt_failed(e, e->wait_link_down ? STATUS_BUSY :
+			  e->state == IRNET_EP_FINDING && !e->ncand ? STATUS_NO_PEER : STATUS_NO_ANSWER);
 }
 
 static void call(struct irnet_ep *e, const char *event)
@@ -939,7 +847,7 @@ void irnet_ep_port_failed(struct irnet_ep *e)
 	switch (e->state) {
 	case IRNET_EP_FINDING:
 	case IRNET_EP_CONNECTING:
-		attempt_failed(e, R_DONGLE);
+		attempt_failed(e, STATUS_DONGLE);
 		break;
 	case IRNET_EP_UP:
 	case IRNET_EP_FLUSHING:
@@ -948,12 +856,12 @@ void irnet_ep_port_failed(struct irnet_ep *e)
 			e->t = NULL;
 			sync_stack(e);
 		}
-		status_line(e, "down %s", reason_word(R_DONGLE));
+		status_line_end(&e->sl, true, STATUS_DONGLE);
 		after_connection(e, "port failed");
 		break;
 	default:
 		if (e->stdio && e->state != IRNET_EP_ENDED) {
-			status_line(e, "failed %s", reason_word(R_DONGLE));
+			status_line_end(&e->sl, false, STATUS_DONGLE);
 			end_for_good(e, "port failed");
 		}
 		break;
@@ -1056,9 +964,12 @@ static int ep_new(const struct irdad_endpoint *ep, const struct logger *log,
 	e->role = ep->role;
 	e->peer = ep->peer;
 	e->reconnect = ep->reconnect;
-	e->in_fd = e->out_fd = e->status_fd = -1;
+	e->in_fd = e->out_fd = -1;
 	e->ias_obj = -1;
 	e->log = log;
+	char who[sizeof(e->sl.who)];
+	snprintf(who, sizeof(who), "irnet %s", ep->name);
+	status_line_init(&e->sl, log, who);
 	irnet_ep_timing_defaults(&e->tm);
 	/* Every control character escaped towards pppd: its receive ACCM is
 	 * negotiated with the peer, end to end, out of our sight, and an
@@ -1203,7 +1114,7 @@ int irnet_ep_open_fds(const struct irdad_endpoint *ep, int in_fd, int out_fd,
 
 void irnet_ep_set_status_fd(struct irnet_ep *e, int fd)
 {
-	e->status_fd = fd;
+	status_line_set_fd(&e->sl, fd);
 }
 
 void irnet_ep_set_ended(struct irnet_ep *e, void (*ended)(void *ctx, struct irnet_ep *e),
@@ -1248,7 +1159,7 @@ int irnet_ep_start(struct irnet_ep *e, struct eloop *loop, struct stack *stk, ch
 		return rc;
 	}
 	set_state(e, IRNET_EP_LISTENING, "start");
-	status_line(e, "listening");
+	status_line_write(&e->sl, "listening");
 	update_io(e);
 	return 0;
 }

@@ -12,7 +12,8 @@
  * encoded with every control character escaped); finding the peer
  * (discovery log, IAS, SAR TinyTP connect) or listening for it (IrNetv1
  * registered while a pppd is there to take a call); back-pressure both
- * ways; reconnection; the status lines (docs/irdad.md, "IrNET endpoints").
+ * ways; reconnection; when the status lines are written (their grammar and
+ * writing: status_line.h; docs/irdad.md, "Status lines").
  *
  * Does not own: the stack, the loop, the port, privileges, the
  * configuration (irdad_config.h's struct irdad_endpoint is read, never

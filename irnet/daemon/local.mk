@@ -33,6 +33,7 @@ irnet_daemon_libirdad_la_SOURCES = \
 # Endpoints (docs/irdad.md): IrNET, a pty or stdio speaking async HDLC <->
 # IrNetv1; IrCOMM, a pty <-> IrCOMM.
 irnet_daemon_libirdad_la_SOURCES += irnet/daemon/irnet_ep.c irnet/daemon/irnet_ep.h \
+	irnet/daemon/status_line.c irnet/daemon/status_line.h \
 	irnet/daemon/ircomm_pty.c irnet/daemon/ircomm_pty.h
 irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
 
@@ -69,6 +70,12 @@ tests_bench_bench_irnet_ep_SOURCES = tests/bench/bench_irnet_ep.c tests/bench/be
 	tests/unit/stack_pair.c tests/unit/stack_pair.h tests/unit/fake_pppd.c tests/unit/fake_pppd.h
 tests_bench_bench_irnet_ep_CFLAGS = $(UNIT_CFLAGS)
 tests_bench_bench_irnet_ep_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
+
+# irdad --stdio's status lines (status_line.c), shared by both endpoints.
+UNIT_TESTS += tests/unit/test_status_line
+tests_unit_test_status_line_SOURCES = tests/unit/test_status_line.c
+tests_unit_test_status_line_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_status_line_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
 
 # An [ircomm] endpoint on a pty (ircomm_pty.c), two of them on stack_pair.
 UNIT_TESTS += tests/unit/test_ircomm_pty

@@ -43,6 +43,10 @@
 #define EXIT_JOB HOSTCLI_EXIT_JOB
 #define EXIT_USAGE HOSTCLI_EXIT_USAGE
 #define CONFIG_DIR "/etc/irnet"
+/* --stdio: how long the ended endpoint's last frames and the link's
+ * disconnection may take before the exit; how often we look. */
+#define STDIO_CLOSE_US 3000000u
+#define STDIO_CLOSE_POLL_US 10000u
 #define OPT_KEY_BASE 0x200        /* getopt codes of the config keys */
 #define OPT_CONFIG 'c'
 #define OPT_CHECK 0x300
@@ -51,7 +55,9 @@
 #define OPT_LISTEN 0x303
 #define OPT_PEER 0x304
 #define OPT_STATUS_FD 0x305
-#define OPT_CONNECT_TIMEOUT 0x306
+#define OPT_SERVICE 0x306
+#define OPT_WIRE 0x307
+#define OPT_CONNECT_TIMEOUT 0x308
 
 struct irdad {
 	struct irdad_config cfg;
@@ -60,12 +66,15 @@ struct irdad {
 	char config_buf[IRDAD_PATH_MAX];
 	bool check_only;
 	unsigned verbose;
-	/* --stdio: one IrNET connection on standard input and output */
-	bool stdio, stdio_listen;
+	/* --stdio: one IrNET (or --service ircomm: IrCOMM) connection on
+	 * standard input and output */
+	bool stdio, stdio_listen, stdio_wire_set;
 	struct irdad_endpoint stdio_ep;
 	int status_fd;
+	bool stdio_was_up, stdio_closing, stdio_disc_asked;
+	uint64_t stdio_close_deadline;
+	struct eloop_timer stdio_close;
 	unsigned connect_timeout_s; /* 0: the endpoint's default */
-	bool stdio_was_up;
 	/* the [irnet] endpoints (and the --stdio one), the [ircomm] ones */
 	struct irnet_ep *irnet[IRDAD_ENDPOINTS_MAX];
 	size_t nirnet;
@@ -93,29 +102,38 @@ static void usage(FILE *f)
 {
 	fputs("usage: irdad [-c FILE] [-D DEVICE] [--KEY VALUE ...] [--no-seccomp] [-v]\n"
 	      "       irdad --check [-c FILE] [options]\n"
-	      "       irdad --stdio -D DEVICE [--listen] [--peer NICKNAME|0xADDRESS]\n"
-	      "             [--status-fd N] [--connect-timeout S] [options]\n"
+	      "       irdad --stdio -D DEVICE [--service irnet|ircomm] [--wire WIRE]\n"
+	      "             [--listen] [--peer NICKNAME|0xADDRESS] [--status-fd N]\n"
+	      "             [--connect-timeout S] [options]\n"
 	      "The IrDA daemon of one serial port: runs the stack and serves the local API.\n"
 	      "  -c, --config FILE     irdad.conf(5); default /etc/irnet/PORT.conf, else\n"
 	      "                        /etc/irnet/irdad.conf, else none\n"
 	      "  -D, --device DEVICE   the serial port (or pty)\n"
 	      "  --check               print the configuration as it would run, and exit\n"
-	      "  --stdio               one IrNET connection on standard input and output\n"
-	      "                        (PPP in async HDLC; for pppd's pty option), then exit\n"
+	      "  --stdio               one connection on standard input and output, then exit\n"
+	      "                        (for pppd's pty option and the irnet.so plugin)\n"
+	      "  --service SERVICE     --stdio: irnet (default: PPP in async HDLC over IrNET)\n"
+	      "                        or ircomm (bytes over IrCOMM, a serial line to a phone;\n"
+	      "                        a pty master's slave settings go as IrCOMM parameters)\n"
+	      "  --wire WIRE           --stdio --service ircomm: auto (default), 9wire, 3wire,\n"
+	      "                        3wire-raw\n"
 	      "  --listen              --stdio: wait for a peer's call (default: call)\n"
 	      "  --peer PEER           --stdio: call this nickname or 0xADDRESS (default: the\n"
-	      "                        first station offering IrNET)\n"
-	      "  --status-fd N         --stdio: status lines (up, failed, down) on descriptor N\n"
+	      "                        first station offering the service)\n"
+	      "  --status-fd N         --stdio: status lines (listening, up, failed, down) on\n"
+	      "                        descriptor N\n"
 	      "  --connect-timeout S   --stdio, calling: keep looking for the peer for S\n"
-	      "                        seconds, then fail (default 20, 3 discoveries)\n"
+	      "                        seconds, then fail (default: 3 discoveries; IrNET\n"
+	      "                        also gives up at 20 s)\n"
 	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  -v, --verbose         log-level info (twice: debug)\n"
 	      "Every key of irdad.conf(5) is also an option that overrides the file:\n"
 	      "  --dongle --speed --min-turnaround --nickname --hints --ias-name --user\n"
 	      "  --group --socket --socket-mode --lock-dir --seccomp --discovery-period\n"
 	      "  --idle-timeout --log (syslog|stderr) --log-level --pcap\n"
-	      "Exit: 0 ended by SIGINT or SIGTERM (or --check passed), 1 the port or the\n"
-	      "socket failed, 2 a usage or configuration error.\n", f);
+	      "Exit: 0 ended by SIGINT or SIGTERM (or --check passed; --stdio: the connection\n"
+	      "came up), 1 the port or the socket failed (--stdio: or no connection), 2 a\n"
+	      "usage or configuration error.\n", f);
 }
 
 /* "/dev/ttyUSB0" -> "ttyUSB0" */
@@ -160,6 +178,8 @@ static void build_options(struct option *lo)
 	lo[n++] = (struct option){ "listen", no_argument, NULL, OPT_LISTEN };
 	lo[n++] = (struct option){ "peer", required_argument, NULL, OPT_PEER };
 	lo[n++] = (struct option){ "status-fd", required_argument, NULL, OPT_STATUS_FD };
+	lo[n++] = (struct option){ "service", required_argument, NULL, OPT_SERVICE };
+	lo[n++] = (struct option){ "wire", required_argument, NULL, OPT_WIRE };
 	lo[n++] = (struct option){ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT };
 	lo[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
@@ -217,6 +237,32 @@ static int parse_fd(const char *arg, int *fd)
 	return 0;
 }
 
+/* --service: irdad_service_name()'s names. */
+static int parse_service(const char *arg, enum irdad_service *out)
+{
+	const enum irdad_service all[] = { IRDAD_SVC_IRNET, IRDAD_SVC_IRCOMM };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(arg, irdad_service_name(all[i])) == 0) {
+			*out = all[i];
+			return 0;
+		}
+	fprintf(stderr, "irdad: --service %s: irnet or ircomm\n", arg);
+	return -1;
+}
+
+/* --wire: the [ircomm] key's values. */
+static int parse_wire(const char *arg, enum irdad_wire *out)
+{
+	for (enum irdad_wire w = IRDAD_WIRE_AUTO; w <= IRDAD_WIRE_3_RAW; w++)
+		if (strcmp(arg, irdad_wire_name(w)) == 0) {
+			*out = w;
+			return 0;
+		}
+	fprintf(stderr, "irdad: --wire %s: auto, 9wire, 3wire or 3wire-raw\n", arg);
+	return -1;
+}
+
 static int parse_timeout(const char *arg, unsigned *seconds)
 {
 	struct cursor c;
@@ -233,7 +279,8 @@ static int parse_timeout(const char *arg, unsigned *seconds)
 
 static int parse(int argc, char **argv, struct irdad *d)
 {
-	struct option lo[IRDAD_KEY_COUNT + 10];
+	/* the keys, 12 options, the terminator */
+	struct option lo[IRDAD_KEY_COUNT + 13];
 	const char *device = NULL;
 	int c;
 
@@ -257,6 +304,11 @@ static int parse(int argc, char **argv, struct irdad *d)
 			case OPT_LISTEN: d->stdio_listen = true; break;
 			case OPT_PEER: rc = parse_peer(optarg, &d->stdio_ep.peer); break;
 			case OPT_STATUS_FD: rc = parse_fd(optarg, &d->status_fd); break;
+			case OPT_SERVICE: rc = parse_service(optarg, &d->stdio_ep.service); break;
+			case OPT_WIRE:
+				rc = parse_wire(optarg, &d->stdio_ep.wire);
+				d->stdio_wire_set = true;
+				break;
 			case OPT_CONNECT_TIMEOUT: rc = parse_timeout(optarg, &d->connect_timeout_s); break;
 			case 'v': d->verbose++; break;
 			case 'h': usage(stdout); exit(0);
@@ -273,9 +325,14 @@ static int parse(int argc, char **argv, struct irdad *d)
 		return -1;
 	}
 	if (!d->stdio && (d->stdio_listen || d->stdio_ep.peer.kind != IRDAD_PEER_ANY ||
-			  d->status_fd >= 0 || d->connect_timeout_s)) {
-		fprintf(stderr, "irdad: --listen, --peer, --status-fd and --connect-timeout go "
-				"with --stdio\n");
+			  d->status_fd >= 0 || d->stdio_ep.service != IRDAD_SVC_IRNET ||
+			  d->stdio_wire_set || d->connect_timeout_s)) {
+		fprintf(stderr, "irdad: --listen, --peer, --status-fd, --service, --wire and "
+				"--connect-timeout go with --stdio\n");
+		return -1;
+	}
+	if (d->stdio_wire_set && d->stdio_ep.service != IRDAD_SVC_IRCOMM) {
+		fprintf(stderr, "irdad: --wire is IrCOMM's: it goes with --service ircomm\n");
 		return -1;
 	}
 	d->stdio_ep.role = d->stdio_listen ? IRDAD_ROLE_LISTEN : IRDAD_ROLE_CALL;
@@ -379,19 +436,60 @@ static int open_endpoints(struct irdad *d)
 	return 0;
 }
 
-static void on_stdio_ended(void *ctx, struct irnet_ep *e)
+/* The stdio endpoint ended, its IrLMP disconnect still queued.  Once
+ * IrLMP has handed it to IrLAP (IrLAP pulls nothing after a DISCONNECT
+ * request), the link is closed: IrLAP sends DISC when what it holds is
+ * acknowledged, and the peer hears of the end now, with the reason,
+ * instead of at its link timeout.  irdad exits at the link's
+ * DISCONNECT event (on_lap_event), at STDIO_CLOSE_US at the latest. */
+static void on_stdio_close(struct eloop *loop, void *ctx)
 {
 	struct irdad *d = ctx;
-	(void)e;
-	eloop_terminate(d->h.loop);
+
+	if (irlmp_get_lap_state(stack_irlmp(d->stk)) == IRLMP_LAP_STANDBY ||
+	    eloop_now_us() >= d->stdio_close_deadline) {
+		eloop_terminate(loop);
+		return;
+	}
+	if (!d->stdio_disc_asked && irlmp_ctrl_pending(stack_irlmp(d->stk)) == 0) {
+		d->stdio_disc_asked = true;
+		if (stack_lap_request(d->stk, &(struct irlap_request){
+					  .type = IRLAP_REQ_DISCONNECT }) < 0) {
+			eloop_terminate(loop);
+			return;
+		}
+		stack_sync(d->stk);
+	}
+	eloop_timer_arm_in(loop, &d->stdio_close, STDIO_CLOSE_POLL_US);
 }
 
-/* --stdio: standard input and output are the one IrNET endpoint. */
+static void stdio_end(struct irdad *d)
+{
+	if (d->stdio_closing)
+		return;
+	d->stdio_closing = true;
+	d->stdio_close_deadline = eloop_now_us() + STDIO_CLOSE_US;
+	on_stdio_close(d->h.loop, d);
+}
+
+static void on_stdio_ended(void *ctx, struct irnet_ep *e)
+{
+	(void)e;
+	stdio_end(ctx);
+}
+
+static void on_stdio_ircomm_ended(void *ctx, struct ircomm_pty *p)
+{
+	(void)p;
+	stdio_end(ctx);
+}
+
+/* --stdio: standard input and output are the one endpoint, IrNET or
+ * (--service ircomm) IrCOMM. */
 static int open_stdio(struct irdad *d)
 {
 	struct irdad_endpoint *ep = &d->stdio_ep;
 
-	ep->service = IRDAD_SVC_IRNET;
 	snprintf(ep->name, sizeof(ep->name), "stdio");
 	/* The endpoint gets copies; 0 and 1 become /dev/null, so that
 	 * nothing later opened lands on them when the endpoint closes its
@@ -407,6 +505,20 @@ static int open_stdio(struct irdad *d)
 		return EXIT_JOB;
 	}
 	close(null);
+	if (ep->service == IRDAD_SVC_IRCOMM) {
+		if (ircomm_pty_open_fds(ep, in, out, &d->h.log, &d->ircomm[0], d->errbuf,
+					sizeof(d->errbuf)) < 0) {
+			fprintf(stderr, "irdad: --stdio: %s\n", d->errbuf);
+			return EXIT_JOB;
+		}
+		d->nircomm = 1;
+		ircomm_pty_set_status_fd(d->ircomm[0], d->status_fd);
+		ircomm_pty_set_ended(d->ircomm[0], on_stdio_ircomm_ended, d);
+		if (d->connect_timeout_s)
+			ircomm_pty_set_connect_timeout(d->ircomm[0],
+						       (uint64_t)d->connect_timeout_s * 1000000u);
+		return 0;
+	}
 	if (irnet_ep_open_fds(ep, in, out, &d->h.log, &d->irnet[0],
 			      d->errbuf, sizeof(d->errbuf)) < 0) {
 		fprintf(stderr, "irdad: --stdio: %s\n", d->errbuf);
@@ -517,6 +629,8 @@ static void on_lap_event(void *ctx, const struct irlap_event *ev)
 		irnet_ep_lap_event(d->irnet[i], ev);
 	for (size_t i = 0; i < d->nircomm; i++)
 		ircomm_pty_lap_event(d->ircomm[i], ev);
+	if (d->stdio_closing && ev->type == IRLAP_EV_DISCONNECT)
+		eloop_terminate(d->h.loop);
 }
 
 /* Periodic discovery (discovery-period): only while no link is up, as
@@ -619,6 +733,7 @@ static int run(struct irdad *d)
 		}
 		api_server_set_ctx(d->srv, d->ar);
 	}
+	eloop_timer_init(&d->stdio_close, on_stdio_close, d);
 	rc = start_endpoints(d);
 	if (rc)
 		return rc;
@@ -633,7 +748,13 @@ static int run(struct irdad *d)
 		return EXIT_JOB;
 	}
 	if (d->stdio) {
-		d->stdio_was_up = irnet_ep_get_stats(d->irnet[0])->connects > 0;
+		struct ircomm_pty_stats st;
+		if (d->nircomm) {
+			ircomm_pty_get_stats(d->ircomm[0], &st);
+			d->stdio_was_up = st.connects > 0;
+		} else {
+			d->stdio_was_up = irnet_ep_get_stats(d->irnet[0])->connects > 0;
+		}
 		return d->stdio_was_up && !d->h.port_failed ? 0 : EXIT_JOB;
 	}
 	return d->h.port_failed ? EXIT_JOB : 0;
@@ -646,6 +767,7 @@ int main(int argc, char **argv)
 
 	d.syslog_fd = -1;
 	d.status_fd = -1;
+	d.stdio_ep.service = IRDAD_SVC_IRNET; /* --stdio's default */
 	/* a pppd or a status reader that went away must not kill us */
 	signal(SIGPIPE, SIG_IGN);
 	if (parse(argc, argv, &d) < 0)
@@ -659,8 +781,10 @@ int main(int argc, char **argv)
 	if (d.cfg.log == IRDAD_LOG_SYSLOG)
 		d.syslog_fd = open_syslog();
 	rc = run(&d);
-	if (d.h.loop)
+	if (d.h.loop) {
 		eloop_timer_cancel(d.h.loop, &d.discovery);
+		eloop_timer_cancel(d.h.loop, &d.stdio_close);
+	}
 	api_server_free(d.srv);
 	api_requests_free(d.ar);
 	free_endpoints(&d);

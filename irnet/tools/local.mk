@@ -72,6 +72,16 @@ EXTRA_DIST += tests/irdad_lmp_test.py
 SANITIZER_TESTS += tests/irdad-lmp.sh
 # IrCOMM 3-wire raw pty to pty between two daemons, and the 9-wire fallback.
 TESTS += tests/irdad-ircomm-raw.sh
+# irdad --stdio --service ircomm (the pppd plugin's IrCOMM helper) against
+# an [ircomm] listener, and two helpers on socketpairs (about 46 s); under
+# ASan too.
+TESTS += tests/irdad-ircomm-stdio.sh
+EXTRA_DIST += tests/irdad_ircomm_stdio_test.py
+SANITIZER_TESTS += tests/irdad-ircomm-stdio.sh
+# make bench: how soon the listening end of an --stdio pair exits after the
+# caller's end (IrNET and IrCOMM), about 10 s.
+BENCHMARKS += tests/irdad-stdio-end-bench.sh
+EXTRA_DIST += tests/irdad-stdio-end-bench.sh
 
 # irdactl: irdad's state through its API; only the client library.
 bin_PROGRAMS += irnet/tools/irdactl

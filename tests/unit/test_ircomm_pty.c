@@ -23,6 +23,18 @@
  *   - the pty link: a stale symlink is replaced, a regular file refused,
  *     the link removed at free; a 3wire-raw endpoint opens like the
  *     others (tests/irdad-ircomm-raw.sh runs it between two daemons).
+ * On descriptors (ircomm_pty_open_fds, irdad --stdio --service ircomm),
+ * a calling against a pty listener b:
+ *   - fds_pty_master: a on a pty master (the test holds the slave): its
+ *     "up" line, bytes both ways, 57600 on the slave reaching b as the
+ *     data rate, B0 and back seen by b as our DTR, the slave's close:
+ *     "down closed", the ended hook, b listens again;
+ *   - fds_peer_hangs_up: a on a socketpair; b's program writes its last
+ *     words and closes (b's DTR drops): they come out of a, then
+ *     "down closed-by-peer" and a's descriptor is closed (EOF);
+ *   - fds_failures: "failed not-offered" (b without IrCOMM), "failed
+ *     no-peer" (a nickname nobody has; with a 4 s connect timeout, not
+ *     before 4 s).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -35,8 +47,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pty.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
@@ -621,6 +635,251 @@ static void termios_mapping(void **state)
 	assert_int_equal(ircomm_pty_flow_control(0, 0), 0x00);
 }
 
+/* ---- on descriptors (ircomm_pty_open_fds: irdad --stdio) ----------------- */
+
+struct fds_rig {
+	struct stack_pair pair;
+	struct eloop *loop;
+	struct ircomm_pty *a, *b;     /* a on descriptors, calling; b a pty listener */
+	char dir[64], link[96];
+	int st[2];                    /* a's status lines: read st[0] */
+	char lines[512];
+	size_t nlines;
+	int ended;
+};
+
+static void fds_event_a(void *ctx, const struct irlap_event *ev)
+{
+	struct fds_rig *r = ctx;
+	if (r->a)
+		ircomm_pty_lap_event(r->a, ev);
+}
+
+static void fds_ended(void *ctx, struct ircomm_pty *p)
+{
+	struct fds_rig *r = ctx;
+	(void)p;
+	r->ended++;
+}
+
+/* Runs the loop until cond(r) or 20 s. */
+static void fds_wait(struct fds_rig *r, bool (*cond)(struct fds_rig *r), const char *what)
+{
+	uint64_t deadline = eloop_now_us() + 20000000;
+
+	while (!cond(r)) {
+		if (eloop_now_us() > deadline)
+			fail_msg("waited 20 s for %s; status lines: %s", what, r->lines);
+		eloop_run_once(r->loop, 10000);
+		ssize_t n = read(r->st[0], r->lines + r->nlines, sizeof(r->lines) - 1 - r->nlines);
+		if (n > 0)
+			r->nlines += (size_t)n;
+		r->lines[r->nlines] = '\0';
+	}
+}
+
+/* b listens on a pty of its own (its program, the test, has it open when
+ * prog_b >= 0 is asked for); a is opened on in/out and calls peer. */
+static void fds_open(struct fds_rig *r, int in, int out, const struct irdad_peer *peer,
+		     bool with_b)
+{
+	struct irdad_endpoint ep;
+	char err[256];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "/tmp/test_ircomm_pty.XXXXXX");
+	assert_non_null(mkdtemp(r->dir));
+	snprintf(r->link, sizeof(r->link), "%s/b", r->dir);
+	assert_int_equal(pipe2(r->st, O_NONBLOCK | O_CLOEXEC), 0);
+	if (with_b) {
+		make_ep(&ep, "b", IRDAD_ROLE_LISTEN, r->link);
+		if (ircomm_pty_open(&ep, test_log(), &r->b, err, sizeof(err)) < 0)
+			fail_msg("ircomm_pty_open: %s", err);
+	}
+	make_ep(&ep, "stdio", IRDAD_ROLE_CALL, "");
+	ep.peer = *peer;
+	if (ircomm_pty_open_fds(&ep, in, out, test_log(), &r->a, err, sizeof(err)) < 0)
+		fail_msg("ircomm_pty_open_fds: %s", err);
+	ircomm_pty_set_status_fd(r->a, r->st[1]);
+	ircomm_pty_set_ended(r->a, fds_ended, r);
+	stack_pair_open(&r->pair, fds_event_a, r);
+	r->loop = r->pair.loop;
+	if (r->b)
+		assert_int_equal(ircomm_pty_start(r->b, r->loop, r->pair.e[1].stk), 0);
+}
+
+static void fds_start(struct fds_rig *r)
+{
+	assert_int_equal(ircomm_pty_start(r->a, r->loop, r->pair.e[0].stk), 0);
+}
+
+static void fds_close(struct fds_rig *r)
+{
+	ircomm_pty_free(r->a);
+	ircomm_pty_free(r->b);
+	stack_pair_close(&r->pair);
+	close(r->st[0]);
+	close(r->st[1]);
+	assert_int_equal(rmdir(r->dir), 0);
+}
+
+static bool has_line_end(struct fds_rig *r, int nth)
+{
+	int n = 0;
+	for (size_t i = 0; i < r->nlines; i++)
+		n += r->lines[i] == '\n';
+	return n >= nth;
+}
+static bool one_line(struct fds_rig *r) { return has_line_end(r, 1); }
+static bool fds_is_ended(struct fds_rig *r) { return r->ended > 0; }
+
+static struct ircomm_pty_stats b_stats(struct fds_rig *r)
+{
+	struct ircomm_pty_stats st;
+	ircomm_pty_get_stats(r->b, &st);
+	return st;
+}
+static bool b_connected(struct fds_rig *r) { return b_stats(r).state == IRCOMM_PTY_CONNECTED; }
+static bool b_rate_57600(struct fds_rig *r) { return b_stats(r).peer_data_rate == 57600; }
+static bool b_dtr_seen_down(struct fds_rig *r) { return !(b_stats(r).peer_lines & IRCOMM_DCE_CD); }
+static bool b_dtr_seen_up(struct fds_rig *r) { return (b_stats(r).peer_lines & IRCOMM_DCE_CD) != 0; }
+static bool b_listening(struct fds_rig *r) { return b_stats(r).state == IRCOMM_PTY_LISTENING; }
+
+/* Reads fd (non-blocking) while the loop runs until want arrived. */
+static void fds_expect(struct fds_rig *r, int fd, const char *want)
+{
+	char got[256];
+	size_t n = 0, len = strlen(want);
+	uint64_t deadline = eloop_now_us() + 20000000;
+
+	while (n < len && eloop_now_us() < deadline) {
+		eloop_run_once(r->loop, 10000);
+		ssize_t k = read(fd, got + n, len - n);
+		if (k > 0)
+			n += (size_t)k;
+	}
+	assert_int_equal(n, len);
+	assert_memory_equal(got, want, len);
+}
+
+/* a on a pty master, as pppd's pty option or the plugin give it: the
+ * status line, bytes both ways, the slave's speed and B0 reaching b, the
+ * slave's close: "down closed", the ended hook, b listens again. */
+static void fds_pty_master(void **state)
+{
+	struct fds_rig r;
+	struct irdad_peer any = { .kind = IRDAD_PEER_ANY };
+	int m, s, bfd;
+	struct termios t;
+	(void)state;
+
+	assert_int_equal(openpty(&m, &s, NULL, NULL, NULL), 0);
+	assert_int_equal(tcgetattr(s, &t), 0);
+	cfmakeraw(&t);
+	assert_int_equal(tcsetattr(s, TCSANOW, &t), 0);
+	assert_int_equal(fcntl(s, F_SETFL, O_NONBLOCK), 0);
+	fds_open(&r, m, m, &any, true);
+	bfd = open(r.link, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	assert_true(bfd >= 0);
+	assert_int_equal(tcgetattr(bfd, &t), 0);
+	cfmakeraw(&t);
+	assert_int_equal(tcsetattr(bfd, TCSANOW, &t), 0);
+	fds_start(&r);
+	fds_wait(&r, one_line, "the up line");
+	assert_memory_equal(r.lines, "up 0x", 5);
+	fds_wait(&r, b_connected, "b connected");
+	assert_int_equal(write(s, "ATZ\r", 4), 4);
+	fds_expect(&r, bfd, "ATZ\r");
+	assert_int_equal(write(bfd, "\r\nOK\r\n", 6), 6);
+	fds_expect(&r, s, "\r\nOK\r\n");
+	set_speed(s, B57600);
+	fds_wait(&r, b_rate_57600, "57600 at b");
+	set_speed(s, B0);
+	fds_wait(&r, b_dtr_seen_down, "b seeing our DTR drop");
+	set_speed(s, B57600);
+	fds_wait(&r, b_dtr_seen_up, "b seeing our DTR again");
+	assert_int_equal(r.ended, 0);
+	close(s);
+	fds_wait(&r, fds_is_ended, "the end");
+	assert_string_equal(strchr(r.lines, '\n') + 1, "down closed\n");
+	fds_wait(&r, b_listening, "b listening again");
+	assert_int_equal(b_stats(&r).link_losses, 1);
+	close(bfd);
+	fds_close(&r);
+}
+
+/* a on a socketpair (plain bytes), b's program says its last words and
+ * closes: b's DTR drops, a reads them out, says "down closed-by-peer"
+ * and closes its descriptor (the test's end reads EOF). */
+static void fds_peer_hangs_up(void **state)
+{
+	struct fds_rig r;
+	struct irdad_peer any = { .kind = IRDAD_PEER_ANY };
+	int sp[2], bfd;
+	struct termios t;
+	char buf[64];
+	(void)state;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+	assert_int_equal(fcntl(sp[0], F_SETFL, O_NONBLOCK), 0);
+	fds_open(&r, sp[1], sp[1], &any, true);
+	bfd = open(r.link, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	assert_true(bfd >= 0);
+	assert_int_equal(tcgetattr(bfd, &t), 0);
+	cfmakeraw(&t);
+	assert_int_equal(tcsetattr(bfd, TCSANOW, &t), 0);
+	fds_start(&r);
+	fds_wait(&r, b_connected, "b connected");
+	fds_wait(&r, b_dtr_seen_up, "b's line up");
+	assert_int_equal(write(sp[0], "ATD*99#\r", 8), 8);
+	fds_expect(&r, bfd, "ATD*99#\r");
+	assert_int_equal(write(bfd, "NO CARRIER\r\n", 12), 12);
+	close(bfd);
+	fds_expect(&r, sp[0], "NO CARRIER\r\n");
+	fds_wait(&r, fds_is_ended, "the end");
+	assert_string_equal(strchr(r.lines, '\n') + 1, "down closed-by-peer\n");
+	assert_int_equal(read(sp[0], buf, sizeof(buf)), 0);  /* closed: EOF */
+	close(sp[0]);
+	fds_close(&r);
+}
+
+/* The calls that cannot be made: b has no IrCOMM; nobody has the name
+ * (3 discoveries, or as long as a connect timeout allows). */
+static void fds_failures(void **state)
+{
+	static const struct {
+		struct irdad_peer peer;
+		uint64_t timeout_us;
+		const char *line;
+	} cases[] = {
+		{ { .kind = IRDAD_PEER_ANY }, 0, "failed not-offered\n" },
+		{ { .kind = IRDAD_PEER_NICKNAME, .nickname = "nobody" }, 0, "failed no-peer\n" },
+		{ { .kind = IRDAD_PEER_NICKNAME, .nickname = "nobody" }, 4000000, "failed no-peer\n" },
+	};
+	(void)state;
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct fds_rig r;
+		int sp[2];
+		struct ircomm_pty_stats st;
+
+		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+		fds_open(&r, sp[1], sp[1], &cases[k].peer, false);
+		ircomm_pty_set_connect_timeout(r.a, cases[k].timeout_us);
+		uint64_t t0 = eloop_now_us();
+		fds_start(&r);
+		fds_wait(&r, fds_is_ended, "the end");
+		assert_string_equal(r.lines, cases[k].line);
+		/* a lower bound (without the timeout it ends after about 2 s) */
+		if (cases[k].timeout_us)
+			assert_true(eloop_now_us() - t0 >= cases[k].timeout_us);
+		ircomm_pty_get_stats(r.a, &st);
+		assert_int_equal(st.connects, 0);
+		close(sp[0]);
+		fds_close(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -630,6 +889,9 @@ int main(void)
 		cmocka_unit_test(three_wire),
 		cmocka_unit_test(settings_and_carrier),
 		cmocka_unit_test(reconnect_after_link_loss),
+		cmocka_unit_test(fds_pty_master),
+		cmocka_unit_test(fds_peer_hangs_up),
+		cmocka_unit_test(fds_failures),
 	};
 	/* TEST_FILTER=name runs one case */
 	if (getenv("TEST_FILTER"))

@@ -46,7 +46,8 @@ cat /etc/ppp/ip-up
 
 no_helper_left() {
 	sleep 0.5
-	if pgrep -f "$IRDAD" >/dev/null; then
+	# helpers only: the IrCOMM part's phone is an irdad daemon too
+	if pgrep -f "$IRDAD --stdio" >/dev/null; then
 		ps -ef | grep -v grep | grep irdad || true
 		fail "$1: a helper outlived pppd"
 	fi
