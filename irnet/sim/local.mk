@@ -60,6 +60,16 @@ tests_unit_test_soak_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_soak_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
 SOAK_MINUTES = 240
-soak: tests/unit/test_soak
+HOSTILE_FRAMES = 1000000
+soak: tests/unit/test_soak tests/unit/test_hostile
 	SOAK_MINUTES=$(SOAK_MINUTES) ./tests/unit/test_soak
+	HOSTILE_FRAMES=$(HOSTILE_FRAMES) ./tests/unit/test_hostile
 .PHONY: soak
+
+UNIT_TESTS += tests/unit/test_hostile
+tests_unit_test_hostile_SOURCES = tests/unit/test_hostile.c $(REL_WORLD_SOURCES) \
+	tests/unit/heap_count.c tests/unit/heap_count.h
+tests_unit_test_hostile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_hostile_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc \
+	-Wl,--wrap=realloc -Wl,--wrap=free
+tests_unit_test_hostile_LDADD = irnet/libirnet.la $(UNIT_LIBS)

@@ -200,8 +200,8 @@ static void on_ircomm(void *ctx, const struct ircomm_event *ev)
 {
 	struct rel_end *e = ctx;
 
-	if (e->side == 1 && !e->c)
-		e->c = ev->c;   /* the server's new connection */
+	if (e->side == 1 && !e->c && ev->type == IRCOMM_EV_CONNECTED && e->w->end[REL_IRCOMM][0].c)
+		e->c = ev->c;   /* the server's new connection (our caller is calling) */
 	if (ev->c != e->c)
 		return;
 	switch (ev->type) {
@@ -226,12 +226,22 @@ static void on_ircomm(void *ctx, const struct ircomm_event *ev)
 	}
 }
 
+/* Whether a listener's new connection comes from station 0's caller of
+ * this service (and not from someone else on the link: the hostile
+ * test's attacker). */
+static bool owned_by_caller(const struct rel_end *e, struct ttp *t)
+{
+	const struct ttp *caller = e->w->end[e->svc][0].t;
+
+	return caller && irlmp_conn_lsel(ttp_lmp_conn(caller)) == irlmp_conn_rsel(ttp_lmp_conn(t));
+}
+
 static void on_ttp(void *ctx, const struct ttp_event *ev)
 {
 	struct rel_end *e = ctx;
 
-	if (e->side == 1 && ev->type == TTP_EV_CONNECTED && !e->t)
-		e->t = ev->ttp;   /* a listener's new connection */
+	if (e->side == 1 && ev->type == TTP_EV_CONNECTED && !e->t && owned_by_caller(e, ev->ttp))
+		e->t = ev->ttp;   /* a listener's new connection, from our caller */
 	if (ev->ttp != e->t)
 		return;           /* (the hostile test's own connections) */
 	switch (ev->type) {
@@ -262,6 +272,9 @@ static void lap_event(void *ctx, int st, const struct irlap_event *ev)
 		w->lap_connects++;
 	else if (st == 0 && ev->type == IRLAP_EV_DISCONNECT)
 		w->lap_disconnects++;
+	if (getenv("REL_DEBUG") && ev->type == IRLAP_EV_DISCONNECT)
+		fprintf(stderr, "%llu: station %d link down: %s\n",
+			(unsigned long long)sim_now(w->sim), st, irlap_reason_name(ev->reason));
 	else if (st == 0 && ev->type == IRLAP_EV_RESET)
 		w->lap_resets++;
 	irlmp_lap_event(w->lm[st], ev, sim_now(w->sim));
@@ -382,6 +395,10 @@ static void redial(struct rel_world *w, enum rel_svc s)
 	struct ttp_config tc;
 	struct ircomm_config ic;
 
+	/* station 1's address as a discovery would report it now (an XID
+	 * with the new-address flag makes it draw another) */
+	uint32_t peer = irlap_get_daddr(sim_station(w->sim, 1));
+
 	if (!w->cfg.services[s] || e->up || e->c || e->t || w->redial_at[s] > now)
 		return;
 	w->redial_at[s] = now + RECONNECT_US;  /* again, if this one fails at once */
@@ -391,7 +408,7 @@ static void redial(struct rel_world *w, enum rel_svc s)
 		ircomm_config_defaults(&ic);
 		ic.service_types = IRCOMM_SVC_3WIRE | IRCOMM_SVC_9WIRE;
 		ic.log = w->cfg.log;
-		c = ircomm_connect(w->lm[0], addr[1], &ic, on_ircomm, e, now);
+		c = ircomm_connect(w->lm[0], peer, &ic, on_ircomm, e, now);
 		if (e->failed == before)
 			e->c = c;
 		return;
@@ -399,7 +416,7 @@ static void redial(struct rel_world *w, enum rel_svc s)
 	ttp_config_defaults(&tc);
 	tc.log = w->cfg.log;
 	tc.mode = s == REL_SAR ? TTP_MODE_SAR : TTP_MODE_STREAM;
-	struct ttp *t = ttp_connect(w->lm[0], addr[1],
+	struct ttp *t = ttp_connect(w->lm[0], peer,
 				    ttp_listener_lsap(s == REL_SAR ? w->sar_l : w->stream_l), &tc,
 				    on_ttp, e, now);
 	if (e->failed == before)

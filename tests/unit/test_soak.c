@@ -156,9 +156,11 @@ static void soak_at(uint32_t baud, uint64_t minutes, uint64_t seed)
 		/* every long break ends the connections (the link is gone) and
 		 * the caller comes back: at least one reconnect per long break */
 		assert_true(c->connects >= 1 + longs);
-		/* a disconnect is reported at both ends, never at one only */
-		assert_true(c->disconnects + 1 >= v->disconnects && v->disconnects + 1 >= c->disconnects);
-		/* up at the end, and data moved both ways in the last 30 s */
+		/* every connection that came up at either end reported its
+		 * end there, but the one up now; data moved both ways in the
+		 * last 30 s */
+		assert_int_equal(c->connects - c->disconnects, 1);
+		assert_int_equal(v->connects - v->disconnects, 1);
 		assert_true(c->up && v->up);
 		assert_true(c->bytes_verified > at_end[s][0]);
 		assert_true(v->bytes_verified > at_end[s][1]);
