@@ -56,8 +56,11 @@ static void check_stream(struct rel_end *e, const uint8_t *buf, size_t n)
 	int dir = dir_of(e, false);
 
 	for (size_t k = 0; k < n; k++)
-		if (buf[k] != rel_pattern(dir, e->rx_pos + k))
+		if (buf[k] != rel_pattern(dir, e->rx_pos + k)) {
 			e->corrupted++;
+			if (e->w->cfg.on_corrupt)
+				e->w->cfg.on_corrupt(e->w->cfg.frame_ctx, e, buf, n);
+		}
 	e->rx_pos += n;
 	e->bytes_verified += n;
 }
@@ -88,9 +91,11 @@ static void check_sar(struct rel_end *e, const uint8_t *buf, size_t n)
 			e->bytes_verified += len;
 		e->rx_pos = (uint64_t)seq + 1;
 	}
-	if (bad)
+	if (bad) {
 		e->corrupted++;
-	else
+		if (e->w->cfg.on_corrupt)
+			e->w->cfg.on_corrupt(e->w->cfg.frame_ctx, e, buf, n);
+	} else
 		e->sdus_verified++;
 }
 

@@ -65,6 +65,8 @@ struct rel_world_config {
 	/* Optional: every frame a station sends (after the sim saw it). */
 	void (*on_frame)(void *ctx, int station, const uint8_t *frame, size_t len);
 	void *frame_ctx;
+	/* Optional: a delivered byte or SDU failed its check (debugging). */
+	void (*on_corrupt)(void *ctx, const struct rel_end *e, const uint8_t *buf, size_t n);
 	const struct logger *log;
 };
 

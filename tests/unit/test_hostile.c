@@ -26,8 +26,9 @@
  *    endpoint runs on pppd's side (IrNET frames on the air carry none).
  *
  * The attacker never uses the legitimate connections' LSAP pairs, nor an
- * in-window Ns on the live link: nothing in IrDA authenticates a frame,
- * so those would be the peer's own data as far as any stack can tell.
+ * in-window Ns or a valid Nr on the live link (its random frames avoid
+ * the live connection address): nothing in IrDA authenticates a frame,
+ * so those would be the peer's own as far as any stack can tell.
  *
  * Checked: no crash (ASan+UBSan in check-unit), the deadlines of station
  * 1's IrLAP and IrLMP always in the future and at most 60 s ahead; the
@@ -37,7 +38,9 @@
  * NDM: no answer; oversize I-fields and the unknown: never delivered);
  * the legitimate connections never delivered a wrong byte, ended only
  * with a reported disconnect, and carry data again at the end.  The
- * table of kinds and reactions is printed, and `bench:` lines.
+ * table of kinds and reactions is printed, and `bench:` lines.  A wrong
+ * delivery prints the attacker's last 32 strikes, and with HOSTILE_TRACE
+ * set the stack's last 256 log lines (debug level: slow).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -119,6 +122,11 @@ struct attack {
 	uint64_t hdlc_frames;
 	uint64_t frames;
 	unsigned ndm_burst;
+	/* HOSTILE_TRACE: the stack's last log lines, for that report */
+	char trace[256][160];
+	unsigned ntrace;
+	/* the last strikes, for the report of a corrupted delivery */
+	struct { enum kind k; uint64_t at, frame; uint8_t head[8]; size_t n; } last[32];
 };
 
 static uint64_t rnd(struct attack *a)
@@ -205,8 +213,16 @@ static size_t build_irlap(struct attack *a, enum kind k, uint8_t *b, size_t cap)
 
 	switch (k) {
 	case K_RANDOM:
+		/* Not on the live connection address: one such frame in
+		 * about 4000 would be an I- or S-frame with an Ns in the
+		 * receive window or an Nr that acknowledges unsent-to-us
+		 * frames, which no station can tell from the peer's own
+		 * (the 10^6 run met one: a kept I-frame took the place of
+		 * the peer's, whose real one was then a duplicate). */
 		n = 1 + below(a, 64);
 		fill_random(a, b, n);
+		if ((b[0] >> 1) == ca)
+			b[0] ^= 0x02;
 		return n;
 	case K_OTHER_ADDR: {
 		uint8_t other;
@@ -535,6 +551,14 @@ static size_t strike(struct attack *a)
 		upper(a, k);
 	}
 	a->injecting = false;
+	{
+		unsigned i = (unsigned)(a->frames % 32);
+		a->last[i].k = k;
+		a->last[i].at = rel_world_now(a->w);
+		a->last[i].frame = a->frames;
+		a->last[i].n = n;
+		memcpy(a->last[i].head, frame, 8);
+	}
 	a->sent[k]++;
 	a->frames++;
 
@@ -580,6 +604,38 @@ static size_t strike(struct attack *a)
 	return line;
 }
 
+static void trace_sink(void *ctx, enum log_level level, const char *msg)
+{
+	struct attack *a = ctx;
+
+	(void)level;
+	snprintf(a->trace[a->ntrace++ % 256], sizeof(a->trace[0]), "%llu %s",
+		 a->w ? (unsigned long long)rel_world_now(a->w) : 0ull, msg);
+}
+
+static void on_corrupt(void *ctx, const struct rel_end *e, const uint8_t *buf, size_t n)
+{
+	struct attack *a = ctx;
+
+	for (unsigned i = 0; i < 256 && a->ntrace >= 256 - i; i++)
+		fprintf(stderr, "  log: %s\n", a->trace[(a->ntrace + i) % 256]);
+
+	fprintf(stderr, "corrupt at %llu: %s side %d rx_pos %llu, %zu bytes:",
+		(unsigned long long)rel_world_now(a->w), rel_svc_name(e->svc), e->side,
+		(unsigned long long)e->rx_pos, n);
+	for (size_t i = 0; i < n && i < 16; i++)
+		fprintf(stderr, " %02x", buf[i]);
+	fprintf(stderr, "\n");
+	for (unsigned j = 0; j < 32; j++) {
+		unsigned i = (unsigned)((a->frames + j) % 32);
+		fprintf(stderr, "  frame %llu at %llu %s len %zu:", (unsigned long long)a->last[i].frame,
+			(unsigned long long)a->last[i].at, kind_name[a->last[i].k], a->last[i].n);
+		for (int b = 0; b < 8; b++)
+			fprintf(stderr, " %02x", a->last[i].head[b]);
+		fprintf(stderr, "\n");
+	}
+}
+
 static void check_deadlines(struct attack *a)
 {
 	uint64_t now = rel_world_now(a->w);
@@ -612,7 +668,7 @@ static void hostile_peer(void **state)
 	struct attack *a = calloc(1, sizeof(*a));
 	struct rel_world_config cfg = {
 		.baud = 115200, .seed = 2016, .services = { false, true, true },
-		.on_frame = on_frame,
+		.on_frame = on_frame, .on_corrupt = on_corrupt,
 	};
 	struct ppp_hdlc_decoder_config hcfg = { .on_frame = hdlc_frame };
 	uint64_t goal = hostile_frames(), verified_before, at_end[REL_NSVC][2];
@@ -623,6 +679,9 @@ static void hostile_peer(void **state)
 	assert_non_null(a);
 	a->rng = 16;
 	cfg.frame_ctx = a;
+	struct logger trace = { .sink = trace_sink, .ctx = a, .max = LOG_LEVEL_DEBUG };
+	if (getenv("HOSTILE_TRACE"))
+		cfg.log = &trace;
 	hcfg.ctx = a;
 	a->hdlc = ppp_hdlc_decoder_new(&hcfg);
 	assert_non_null(a->hdlc);
