@@ -5,8 +5,9 @@
 # tree, tests/fuzz/corpus/NAME.  Then:
 #  - the new inputs that add coverage (edges, -use_counters=0: hit counts
 #    would keep hundreds of files) are merged into the tree corpus
-#    (-merge=1), whose files all stay: the hand-written seeds keep their
-#    names, and the tree grows only by what the run found;
+#    (-set_cover_merge=1: -merge=1 with a greedy smallest set), whose files
+#    all stay: the hand-written seeds keep their names, and the tree grows
+#    only by what the run found;
 #  - a crasher (crash-, leak-, timeout-, oom- artifact) is copied into the
 #    tree corpus under its libFuzzer name, where tests/fuzz-replay.sh
 #    (`make check`) replays it from then on, and the run fails.
@@ -38,7 +39,7 @@ for fuzzer in "$@"; do
 		echo "$name: exit $rc without an artifact (see $log)"
 		fail=1
 	fi
-	"$fuzzer" -merge=1 -use_counters=0 "$tree" "$work/new" >>"$log" 2>&1 || {
+	"$fuzzer" -set_cover_merge=1 -use_counters=0 "$tree" "$work/new" >>"$log" 2>&1 || {
 		echo "$name: merge failed (see $log)"; fail=1; }
 	echo "$name: corpus $(ls "$tree" | wc -l) files"
 	rm -rf "$work"
