@@ -49,22 +49,20 @@ TESTS += tests/irqtune-umockdev.tap
 EXTRA_DIST += tests/irqtune-umockdev.tap tests/fixtures/irqtune
 
 # Fuzzers: the config, the state file, the /proc and sysfs parsers.
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_irqtune_conf tests/fuzz/fuzz_irqtune_state \
 	tests/fuzz/fuzz_irqtune_proc
 tests_fuzz_fuzz_irqtune_conf_SOURCES = tests/fuzz/fuzz_irqtune_conf.c
 tests_fuzz_fuzz_irqtune_conf_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/irqtune
-tests_fuzz_fuzz_irqtune_conf_LDADD = irqtune/libirqtune.la
+tests_fuzz_fuzz_irqtune_conf_LDADD = irqtune/libirqtune.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irqtune_conf_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_irqtune_state_SOURCES = tests/fuzz/fuzz_irqtune_state.c
 tests_fuzz_fuzz_irqtune_state_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/irqtune
-tests_fuzz_fuzz_irqtune_state_LDADD = irqtune/libirqtune.la
+tests_fuzz_fuzz_irqtune_state_LDADD = irqtune/libirqtune.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irqtune_state_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_irqtune_proc_SOURCES = tests/fuzz/fuzz_irqtune_proc.c
 tests_fuzz_fuzz_irqtune_proc_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/irqtune
-tests_fuzz_fuzz_irqtune_proc_LDADD = irqtune/libirqtune.la
+tests_fuzz_fuzz_irqtune_proc_LDADD = irqtune/libirqtune.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irqtune_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # System integration: the boot unit, the per-device unit started by the
 # udev rule, the sleep hook, and an example policy.

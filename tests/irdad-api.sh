@@ -23,7 +23,7 @@ start_irdad alpha "$a" -v
 pa=$irdad_pid
 start_irdad beta "$b" -v
 pb=$irdad_pid
-grep -Eq '^Seccomp:[[:space:]]+2' "/proc/$pa/status" || fail "irdad runs without seccomp"
+expect_seccomp "$pa" irdad
 
 # The socket is the daemon's access control: mode 0660, group dialout.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && getent group dialout >/dev/null; then

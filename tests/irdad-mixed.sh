@@ -35,7 +35,7 @@ start_irdad alpha "$a" -c "$tmp/a.conf" -v
 pa=$irdad_pid
 start_irdad beta "$b" -c "$tmp/b.conf" -v
 pb=$irdad_pid
-"$irspray" --listen --daemon "$tmp/beta.sock" >"$tmp/spray-listen.out" 2>"$tmp/spray-listen.err" &
+$vg "$irspray" --listen --daemon "$tmp/beta.sock" >"$tmp/spray-listen.out" 2>"$tmp/spray-listen.err" &
 sl=$!
 lpid="$lpid $sl"
 
@@ -46,7 +46,7 @@ i=0
 until [ -e "$tmp/calls.up" ]; do
 	i=$((i + 1)); [ $i -gt 1200 ] && fail "the calls did not come up"; sleep 0.05
 done
-"$irspray" --daemon "$tmp/alpha.sock" -n 24 -b 1000 --timeout 40 >"$tmp/spray.out" 2>"$tmp/spray.err" ||
+$vg "$irspray" --daemon "$tmp/alpha.sock" -n 24 -b 1000 --timeout 40 >"$tmp/spray.out" 2>"$tmp/spray.err" ||
 	fail "irspray through alpha's API failed while IrCOMM and IrNET ran"
 grep -q '^Received 24000 bytes' "$tmp/spray.out" || fail "irspray: not every byte came back"
 echo "ok: irspray through the local API: 24000 bytes each way, checked, beside IrCOMM and IrNET"

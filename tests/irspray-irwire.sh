@@ -25,11 +25,11 @@ start_wire
 mkdir "$tmp/lock"
 chmod 1777 "$tmp/lock"
 chmod 755 "$tmp"
-(trap '' INT; exec "$irspray" --listen -D "$b" --lock-dir "$tmp/lock" -v) \
+(trap '' INT; exec $vg "$irspray" --listen -D "$b" --lock-dir "$tmp/lock" $noseccomp -v) \
 	>"$tmp/listen.out" 2>"$tmp/listen.err" &
 lpid=$!
 wait_for "$tmp/listen.out" '^listening on '
-grep -Eq '^Seccomp:[[:space:]]+2' "/proc/$lpid/status" || fail "listener runs without seccomp"
+expect_seccomp "$lpid" listener
 # SigIgn is a hex mask, bit 1 (value 2) for SIGINT: no longer ignored.
 sigign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$lpid/status")
 [ $(( 0x$sigign & 2 )) -eq 0 ] || fail "listener still ignores SIGINT (SigIgn $sigign)"
@@ -39,7 +39,7 @@ rate='[0-9]+ bytes in [0-9]+\.[0-9]{3} seconds \([0-9]+\.[0-9]{2} kbytes/s\)'
 run() {
 	name=$1 lines=$2
 	shift 2
-	"$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 -v "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; rc=$?
+	$vg "$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 $noseccomp -v "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; rc=$?
 	[ $rc -eq 0 ] || fail "$name: exit $rc"
 	[ "$(grep -Ec "^(Transmitted|Received) $rate\$" "$tmp/$name.out")" -eq "$lines" ] ||
 		fail "$name: not $lines stream lines"
@@ -137,7 +137,7 @@ grep -qx 'Received 0 bytes in 0.000 seconds (0.00 kbytes/s)' "$tmp/listen.out" |
 # A SAR caller on the stream class is refused at once; -d reports what
 # was sent (not the receive counters).  Last: the failed sender leaves
 # the listener's link to time out.
-"$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 -d -n 8 -b 1000 --class IrSpray:Stream \
+$vg "$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 $noseccomp -d -n 8 -b 1000 --class IrSpray:Stream \
 	>"$tmp/refused.out" 2>"$tmp/refused.err"; rc=$?
 [ $rc -eq 1 ] || fail "refused: exit $rc"
 grep -q 'stream 1 (SAR) was closed before it was accepted (IrLMP reason 0x01: user request): 0 of 8000 bytes sent$' \
@@ -159,7 +159,7 @@ grep -Eq ' in [0-9]{5,}\.' "$tmp/listen.out" && fail "listener: a duration wrapp
 [ -z "$(ls -A "$tmp/lock")" ] || fail "lock files left behind: $(ls -l "$tmp/lock")"
 
 # Nothing in range.
-"$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 1 >"$tmp/none.out" 2>"$tmp/none.err"; rc=$?
+$vg "$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 1 $noseccomp >"$tmp/none.out" 2>"$tmp/none.err"; rc=$?
 [ $rc -eq 1 ] || fail "nothing in range: exit $rc"
 grep -q "not done within 1 s" "$tmp/none.err" || fail "nothing in range: message"
 echo PASS

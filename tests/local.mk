@@ -58,7 +58,18 @@ bench: $(BENCHMARKS)
 	  top_srcdir='$(top_srcdir)' abs_top_builddir='$(abs_top_builddir)' $$cmd; \
 	done
 
-.PHONY: check-unit check-fuzz bench
+# `make check-valgrind`: the real-time program tests with irwire, irdad
+# and irspray under valgrind memcheck (tests/station-lib.sh: any error or
+# definite leak fails the test; seccomp off there, valgrind needs it).
+# Slow (minutes), so not part of `check`.
+VALGRIND_TESTS = tests/irspray-irwire.sh tests/irdad-api.sh tests/irdad-ircomm.sh \
+	tests/irdad-mixed.sh
+VALGRIND_CMD = valgrind --error-exitcode=97 --leak-check=full \
+	--errors-for-leak-kinds=definite --show-leak-kinds=definite --track-fds=no
+check-valgrind:
+	IRNET_VALGRIND='$(VALGRIND_CMD)' $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(VALGRIND_TESTS)'
+
+.PHONY: check-unit check-fuzz check-valgrind bench
 
 # Source-tree checks that need no build.
 TESTS += tests/man-lint.tap tests/banned.tap

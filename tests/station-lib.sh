@@ -10,12 +10,54 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 wpid= lpid=
+
+# `make check-valgrind` sets IRNET_VALGRIND to the valgrind command line:
+# then irwire, irdad and irspray (the programs these tests start through
+# $vg) run under memcheck, each with its own log $tmp/vg-PID.err, and
+# with --no-seccomp ($noseccomp): valgrind runs its own system calls on
+# the program's behalf (and reads its own files from /proc), which the
+# allow-list is right to kill.  At the end every log must show no error
+# and no definite leak (valgrind_verdict).  Waits are longer (slowdown).
+vg= noseccomp= slow=1
+if [ -n "${IRNET_VALGRIND:-}" ]; then
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	vg="$IRNET_VALGRIND --log-file=$tmp/vg-%p.err"
+	noseccomp=--no-seccomp
+	slow=8
+fi
+# expect_seccomp PID WHO: the process runs under its seccomp filter
+# (not checked under valgrind, where it is off on purpose).
+expect_seccomp() {
+	[ -n "$vg" ] && return 0
+	grep -Eq '^Seccomp:[[:space:]]+2' "/proc/$1/status" || fail "$2 runs without seccomp"
+}
+# After the programs have exited: any memcheck error or definite leak
+# in a log fails the test, naming the log.
+valgrind_verdict() {
+	[ -n "$vg" ] || return 0
+	bad=0 n=0
+	for f in "$tmp"/vg-*.err; do
+		[ -f "$f" ] || continue
+		n=$((n + 1))
+		if ! grep -q 'ERROR SUMMARY: 0 errors' "$f" || grep -q 'definitely lost: [1-9]' "$f"; then
+			echo "FAIL: valgrind: $(basename "$f"): $(grep -E 'ERROR SUMMARY|definitely lost' "$f" | tr '\n' ' ')"
+			sed 's/^/  /' "$f"
+			bad=1
+		fi
+	done
+	[ "$n" -gt 0 ] || { echo "FAIL: valgrind: no log"; bad=1; }
+	[ "$bad" -eq 0 ] && echo "ok: valgrind memcheck: $n processes, 0 errors, no definite leak"
+	return $bad
+}
 cleanup() {
+	rc=$?
 	# (unquoted: start_irdad makes it a list of pids)
 	[ -n "$lpid" ] && kill $lpid 2>/dev/null
 	[ -n "$wpid" ] && kill "$wpid" 2>/dev/null
 	wait 2>/dev/null
+	valgrind_verdict || rc=1
 	rm -rf "$tmp"
+	exit $rc
 }
 trap cleanup EXIT
 # fail WHY: prints the reason and every output file, exits 1
@@ -24,19 +66,19 @@ fail() {
 	for f in "$tmp"/*.out "$tmp"/*.err; do [ -s "$f" ] && sed "s|^|  $(basename "$f"): |" "$f"; done
 	exit 1
 }
-# wait_for FILE PATTERN: up to 5 s
+# wait_for FILE PATTERN: up to 5 s (40 s under valgrind)
 wait_for() {
 	i=0
 	until grep -q "$2" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -gt 100 ] && fail "no '$2' in $1"
+		[ $i -gt $((100 * slow)) ] && fail "no '$2' in $1"
 		sleep 0.05
 	done
 }
 # start_wire [IRWIRE-OPTION...]: irwire in the background; sets wpid, a
 # and b (its two ptys)
 start_wire() {
-	"$irwire" "$@" >"$tmp/wire.out" 2>"$tmp/wire.err" &
+	$vg "$irwire" "$@" >"$tmp/wire.out" 2>"$tmp/wire.err" &
 	wpid=$!
 	wait_for "$tmp/wire.out" '^b /dev/pts/'
 	a=$(sed -n 's/^a //p' "$tmp/wire.out")
@@ -49,8 +91,8 @@ start_irdad() {
 	name=$1 dev=$2
 	shift 2
 	[ -d "$tmp/lock" ] || { mkdir "$tmp/lock" && chmod 1777 "$tmp/lock"; }
-	"$abs_top_builddir/irnet/tools/irdad" -D "$dev" --socket "$tmp/$name.sock" \
-		--lock-dir "$tmp/lock" --nickname "$name" --log stderr "$@" \
+	$vg "$abs_top_builddir/irnet/tools/irdad" -D "$dev" --socket "$tmp/$name.sock" \
+		--lock-dir "$tmp/lock" --nickname "$name" --log stderr $noseccomp "$@" \
 		>"$tmp/irdad-$name.out" 2>"$tmp/irdad-$name.err" &
 	irdad_pid=$!
 	lpid="$lpid $irdad_pid"

@@ -54,13 +54,11 @@ TESTS += $(XFERSTAT_SCRIPT_TESTS)
 EXTRA_DIST += $(XFERSTAT_SCRIPT_TESTS) tests/xferstat-lib.sh
 
 # Fuzzing: every importer and the result-file reader.
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_import
 tests_fuzz_fuzz_import_SOURCES = tests/fuzz/fuzz_import.c
 tests_fuzz_fuzz_import_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/xferstat
-tests_fuzz_fuzz_import_LDADD = xferstat/libxferio.la common/libcommon.la
+tests_fuzz_fuzz_import_LDADD = xferstat/libxferio.la common/libcommon.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_import_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # Benchmarks.
 BENCHMARKS += tests/bench/bench_xferstat_rate.sh tests/bench/bench_xferstat_import.sh

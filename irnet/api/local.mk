@@ -11,12 +11,10 @@ tests_unit_test_irdad_msg_SOURCES = tests/unit/test_irdad_msg.c
 tests_unit_test_irdad_msg_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irdad_msg_LDADD = irnet/api/libirdad_api.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_irdad_msg
 tests_fuzz_fuzz_irdad_msg_SOURCES = tests/fuzz/fuzz_irdad_msg.c
-tests_fuzz_fuzz_irdad_msg_LDADD = irnet/api/libirdad_api.la
+tests_fuzz_fuzz_irdad_msg_LDADD = irnet/api/libirdad_api.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irdad_msg_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # The client library (irnet_client.h): a session with irdad, for every
 # program that uses the stack through irdad.  It carries the codec and
@@ -36,13 +34,11 @@ tests_unit_test_irnet_client_SOURCES = tests/unit/test_irnet_client.c tests/unit
 tests_unit_test_irnet_client_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irnet_client_LDADD = irnet/api/libirnet_client.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_irnet_client
 tests_fuzz_fuzz_irnet_client_SOURCES = tests/fuzz/fuzz_irnet_client.c tests/unit/irdad_fake.h
 tests_fuzz_fuzz_irnet_client_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
-tests_fuzz_fuzz_irnet_client_LDADD = irnet/api/libirnet_client.la
+tests_fuzz_fuzz_irnet_client_LDADD = irnet/api/libirnet_client.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irnet_client_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # make bench: the control path's round trips through the client library
 BENCHMARKS += tests/bench/bench_irnet_client

@@ -46,6 +46,10 @@ struct irlmp {
 	uint8_t next_dyn;
 	struct irlmp_conn conns[MAX_CONNS];
 	size_t rr;            /* round-robin position for pull */
+	/* The connection a pull was declined for (its next PDU did not fit
+	 * max: see irlmp_user_ops.next_len); it is served first, with
+	 * whatever room, on the next pull. */
+	const struct irlmp_conn *held;
 	struct ctrl_pdu ctrl[CTRL_SLOTS];
 	size_t ctrl_head, ctrl_count;
 	struct irlmp_stats stats;
@@ -717,6 +721,15 @@ size_t irlmp_pull(struct irlmp *lm, uint8_t *buf, size_t max)
 
 		if (c->state != IRLMP_CONN_DATA_TRANSFER_READY || !c->ops || !c->ops->pull)
 			continue;
+		if (lm->held == c) {
+			lm->held = NULL;
+		} else if (c->ops->next_len &&
+			   c->ops->next_len(c->ctx, c) > max - IRLMP_HEADER) {
+			/* its turn, too small a pull: keep the turn (once) */
+			lm->held = c;
+			lm->rr = (lm->rr + k) % MAX_CONNS;
+			return 0;
+		}
 		n = c->ops->pull(c->ctx, c, buf + IRLMP_HEADER, max - IRLMP_HEADER);
 		if (n == 0)
 			continue;

@@ -121,6 +121,14 @@ struct irlmp_user_ops {
 	size_t (*pull)(void *ctx, struct irlmp_conn *conn, uint8_t *buf, size_t max);
 	/* Optional: the call irlmp_defer() asked for, from irlmp_tick(). */
 	void (*deferred)(void *ctx, struct irlmp_conn *conn);
+	/* Optional: the smallest payload the next pull can be (a user that
+	 * cannot cut its data, e.g. TinyTP without SAR), 0 if it can take
+	 * any size or has nothing.  When it is its turn and max is smaller,
+	 * IrLMP answers IrLAP's pull with nothing once, keeping the turn for
+	 * it: IrLAP then asks again with the whole room (its smaller,
+	 * error-adapted size is a preference).  Without this, a user that
+	 * can cut (SAR) would take every pull and starve the others. */
+	size_t (*next_len)(void *ctx, struct irlmp_conn *conn);
 };
 
 struct irlmp_ops {

@@ -25,12 +25,10 @@ tests_unit_test_sir_SOURCES = tests/unit/test_sir.c
 tests_unit_test_sir_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sir_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_sir
 tests_fuzz_fuzz_sir_SOURCES = tests/fuzz/fuzz_sir.c tests/fuzz/fuzz_chunks.h
-tests_fuzz_fuzz_sir_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_sir_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_sir_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # --- the pcap format (the file sink is host/pcap_file)
 irnet_core_libirnet_core_la_SOURCES += \
@@ -41,12 +39,10 @@ tests_unit_test_pcap_SOURCES = tests/unit/test_pcap.c
 tests_unit_test_pcap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_pcap_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_pcap
 tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c
-tests_fuzz_fuzz_pcap_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_pcap_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_pcap_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # tshark, an independent dissector, checks what the pcap writer makes.
 check_PROGRAMS += tests/tshark-vectors
@@ -82,20 +78,18 @@ tests_unit_test_irlap_frame_SOURCES = tests/unit/test_irlap_frame.c
 tests_unit_test_irlap_frame_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irlap_frame_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_irlap_frame
 tests_fuzz_fuzz_irlap_frame_SOURCES = tests/fuzz/fuzz_irlap_frame.c
-tests_fuzz_fuzz_irlap_frame_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_irlap_frame_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irlap_frame_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 FUZZERS += tests/fuzz/fuzz_qos
 tests_fuzz_fuzz_qos_SOURCES = tests/fuzz/fuzz_qos.c
-tests_fuzz_fuzz_qos_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_qos_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_qos_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 FUZZERS += tests/fuzz/fuzz_irlap_station
 tests_fuzz_fuzz_irlap_station_SOURCES = tests/fuzz/fuzz_irlap_station.c
-tests_fuzz_fuzz_irlap_station_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_irlap_station_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irlap_station_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # --- IrLMP, IAS and TinyTP (docs/irnet-lmp.md)
 irnet_core_libirnet_core_la_SOURCES += \
@@ -127,18 +121,16 @@ tests_unit_test_irlmp_idle_SOURCES = tests/unit/test_irlmp_idle.c
 tests_unit_test_irlmp_idle_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irlmp_idle_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_irlmp tests/fuzz/fuzz_ias tests/fuzz/fuzz_ttp
 tests_fuzz_fuzz_irlmp_SOURCES = tests/fuzz/fuzz_irlmp.c
-tests_fuzz_fuzz_irlmp_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_irlmp_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irlmp_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_ias_SOURCES = tests/fuzz/fuzz_ias.c
-tests_fuzz_fuzz_ias_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_ias_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_ias_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_ttp_SOURCES = tests/fuzz/fuzz_ttp.c
-tests_fuzz_fuzz_ttp_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_ttp_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_ttp_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # tshark dissects a simulated IAS + IrLMP + TinyTP session (test_stack --pcap).
 TESTS += tests/irlmp-tshark.tap
@@ -157,12 +149,10 @@ tests_unit_test_ircomm_SOURCES = tests/unit/test_ircomm.c
 tests_unit_test_ircomm_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_ircomm_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_ircomm_param
 tests_fuzz_fuzz_ircomm_param_SOURCES = tests/fuzz/fuzz_ircomm_param.c
-tests_fuzz_fuzz_ircomm_param_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_ircomm_param_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_ircomm_param_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # --- PPP in RFC 1662 async HDLC framing <-> bare IrNET frames (docs/irnet-ppp.md)
 irnet_core_libirnet_core_la_SOURCES += irnet/core/ppp_hdlc.c irnet/core/ppp_hdlc.h
@@ -179,12 +169,10 @@ tests_ppp_hdlc_record_SOURCES = tests/ppp-hdlc-record.c
 tests_ppp_hdlc_record_LDADD = irnet/libirnet.la
 TESTS += tests/ppp-hdlc-pppdump.tap
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_ppp_hdlc
 tests_fuzz_fuzz_ppp_hdlc_SOURCES = tests/fuzz/fuzz_ppp_hdlc.c tests/fuzz/fuzz_chunks.h
-tests_fuzz_fuzz_ppp_hdlc_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_ppp_hdlc_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_ppp_hdlc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # make bench
 BENCHMARKS += tests/bench/bench_ppp_hdlc

@@ -417,8 +417,20 @@ static void lmp_deferred(void *ctx, struct irlmp_conn *conn)
 	emit(t, TTP_EV_WRITABLE, 0);
 }
 
+/* A PDU we cannot cut: the rest of the head SDU, when it may go. */
+static size_t lmp_next_len(void *ctx, struct irlmp_conn *conn)
+{
+	const struct ttp *t = ctx;
+
+	(void)conn;
+	if (!t->connected || !t->tx_count || t->send_credit == 0 || segmenting(t))
+		return 0;
+	return TTP_HEADER + t->txq[t->tx_head].len - t->tx_off;
+}
+
 static const struct irlmp_user_ops ttp_lmp_ops = {
 	.event = lmp_event, .pull = lmp_pull, .deferred = lmp_deferred,
+	.next_len = lmp_next_len,
 };
 
 struct ttp *ttp_connect(struct irlmp *lm, uint32_t daddr, uint8_t dlsap,

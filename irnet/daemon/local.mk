@@ -16,12 +16,10 @@ tests_unit_test_irdad_config_SOURCES = tests/unit/test_irdad_config.c
 tests_unit_test_irdad_config_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_irdad_config_LDADD = irnet/daemon/libirdad_config.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_irdad_config
 tests_fuzz_fuzz_irdad_config_SOURCES = tests/fuzz/fuzz_irdad_config.c
-tests_fuzz_fuzz_irdad_config_LDADD = irnet/daemon/libirdad_config.la
+tests_fuzz_fuzz_irdad_config_LDADD = irnet/daemon/libirdad_config.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irdad_config_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 # The API's side of the daemon (docs/irdad-api.md): sessions, requests,
 # and the bridge from a TinyTP connection to the client's descriptor.

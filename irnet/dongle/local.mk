@@ -19,9 +19,7 @@ tests_unit_test_dongle_SOURCES = tests/unit/test_dongle.c
 tests_unit_test_dongle_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_dongle_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_dongle_spec
 tests_fuzz_fuzz_dongle_spec_SOURCES = tests/fuzz/fuzz_dongle_spec.c
-tests_fuzz_fuzz_dongle_spec_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_dongle_spec_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_dongle_spec_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif

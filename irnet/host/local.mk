@@ -23,15 +23,13 @@ tests_unit_test_serial_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_serial_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
 # Parsers of outside data in the port layer: lock files, sysfs links.
-if ENABLE_FUZZING
 FUZZERS += tests/fuzz/fuzz_uucplock tests/fuzz/fuzz_serial_sysfs
 tests_fuzz_fuzz_uucplock_SOURCES = tests/fuzz/fuzz_uucplock.c
-tests_fuzz_fuzz_uucplock_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_uucplock_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_uucplock_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_serial_sysfs_SOURCES = tests/fuzz/fuzz_serial_sysfs.c
-tests_fuzz_fuzz_serial_sysfs_LDADD = irnet/libirnet.la
+tests_fuzz_fuzz_serial_sysfs_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_serial_sysfs_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-endif
 
 BENCHMARKS += tests/bench/bench_port
 noinst_PROGRAMS += tests/bench/bench_port

@@ -47,3 +47,29 @@ UNIT_TESTS += tests/unit/test_linkup
 tests_unit_test_linkup_SOURCES = tests/unit/test_linkup.c
 tests_unit_test_linkup_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_linkup_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+# Reliability (issue 16, docs/reliability.md): two whole stations with
+# every service open, checked data both ways (tests/unit/rel_world.c).
+# test_soak: 30 virtual minutes of faults in `check`; `make soak
+# SOAK_MINUTES=N` for longer.  test_hostile: a hostile peer's frames
+# beside the legitimate traffic, heap counted by wrapping the allocator.
+REL_WORLD_SOURCES = tests/unit/rel_world.c tests/unit/rel_world.h
+UNIT_TESTS += tests/unit/test_soak
+tests_unit_test_soak_SOURCES = tests/unit/test_soak.c $(REL_WORLD_SOURCES)
+tests_unit_test_soak_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_soak_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+SOAK_MINUTES = 240
+HOSTILE_FRAMES = 1000000
+soak: tests/unit/test_soak tests/unit/test_hostile
+	SOAK_MINUTES=$(SOAK_MINUTES) ./tests/unit/test_soak
+	HOSTILE_FRAMES=$(HOSTILE_FRAMES) ./tests/unit/test_hostile
+.PHONY: soak
+
+UNIT_TESTS += tests/unit/test_hostile
+tests_unit_test_hostile_SOURCES = tests/unit/test_hostile.c $(REL_WORLD_SOURCES) \
+	tests/unit/heap_count.c tests/unit/heap_count.h
+tests_unit_test_hostile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_hostile_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc \
+	-Wl,--wrap=realloc -Wl,--wrap=free
+tests_unit_test_hostile_LDADD = irnet/libirnet.la $(UNIT_LIBS)

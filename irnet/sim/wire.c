@@ -441,10 +441,21 @@ uint64_t wire_tx_idle_at(const struct wire *w, int side)
 /* The first outage ending after t, or NULL. */
 static const struct span *break_after(const struct wire *w, uint64_t t)
 {
-	for (size_t i = 0; i < w->n_breaks; i++)
-		if (w->breaks[i].end > t)
-			return &w->breaks[i];
-	return NULL;
+	/* The breaks are sorted and merged (wire_new), so their ends rise:
+	 * a binary search, since this is asked for every bit the receiver
+	 * samples (a linear scan made test_soak's time grow with the square
+	 * of its length: 120 virtual minutes with 110 breaks at 115200 took
+	 * 638 s of CPU where 15 minutes took 10 s). */
+	size_t lo = 0, hi = w->n_breaks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w->breaks[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < w->n_breaks ? &w->breaks[lo] : NULL;
 }
 
 /* Index of the first byte of s ending after t (s->tx.len if none). */

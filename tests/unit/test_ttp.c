@@ -433,6 +433,74 @@ static void mixed_confirms(void **state)
 	side_free(s);
 }
 
+/* IrLAP pulls small I-frames under bit errors (irlap_size.c) and asks
+ * again with the whole room only when nothing came.  A SAR connection can
+ * always fill a small pull; a stream connection's PDU cannot be cut.
+ * Found by tests/unit/test_soak.c at 9600 with BER 1e-4: the SAR service
+ * took every pull and the stream services (IrCOMM, TinyTP stream) starved
+ * for minutes.  Now IrLMP keeps the turn for the stream connection: the
+ * small pull gets nothing once, the whole-room pull that follows carries
+ * its PDU, and the SAR connection goes on after it. */
+static size_t pull_as_irlap(struct side *s, uint8_t *buf, size_t small)
+{
+	size_t n = irlmp_pull(s->lm, buf, small);
+
+	return n ? n : irlmp_pull(s->lm, buf, DATA_SIZE);
+}
+
+static void small_pulls_do_not_starve_a_stream(void **state)
+{
+	struct ttp_config sar = cfg_of(TTP_MODE_SAR, 4096), str = cfg_of(TTP_MODE_STREAM, 0);
+	struct side *s = side_new();
+	static uint8_t sdu[1000], pdu[DATA_SIZE + 2];
+	struct ttp *a, *b;
+	uint8_t la, lb;
+	unsigned got_b = 0, a_before = 0, a_after = 0;
+
+	(void)state;
+	memset(sdu, 0x5a, sizeof(sdu));
+	a = ttp_connect(s->lm, PEER, 0x20, &sar, on_ttp, s, 0);
+	b = ttp_connect(s->lm, PEER, 0x21, &str, on_ttp, s, 0);
+	assert_non_null(a);
+	assert_non_null(b);
+	side_link_up(s);
+	assert_true(irlmp_pull(s->lm, pdu, sizeof(pdu)) > 0);
+	assert_true(irlmp_pull(s->lm, pdu, sizeof(pdu)) > 0);
+	la = irlmp_conn_lsel(ttp_lmp_conn(a));
+	lb = irlmp_conn_lsel(ttp_lmp_conn(b));
+	const uint8_t conf_a[] = { (uint8_t)(0x80 | la), 0x20, 0x81, 0x00, 0x90, 0x04, 0x01, 0x02,
+				   0x08, 0x00 };
+	const uint8_t conf_b[] = { (uint8_t)(0x80 | lb), 0x21, 0x81, 0x00, 0x10 };
+	feed(s, conf_a, sizeof(conf_a));
+	feed(s, conf_b, sizeof(conf_b));
+	assert_true(ttp_is_connected(a) && ttp_is_connected(b));
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(ttp_send(a, sdu, sizeof(sdu)), 0);
+	assert_int_equal(ttp_send(b, sdu, sizeof(sdu)), 0);
+	for (int i = 0; i < 12; i++) {
+		size_t n = pull_as_irlap(s, pdu, 200);
+
+		assert_true(n > 2);
+		if (pdu[0] == 0x21) {
+			assert_int_equal(n, 2 + 1 + sizeof(sdu));   /* whole, one PDU */
+			got_b++;
+		} else {
+			assert_int_equal(pdu[0], 0x20);
+			assert_true(n <= 200);                      /* SAR keeps to the small size */
+			if (got_b)
+				a_after++;
+			else
+				a_before++;
+		}
+	}
+	assert_int_equal(got_b, 1);
+	assert_true(a_before <= 2);   /* the stream waited one round at most */
+	assert_true(a_after > 0);     /* and SAR goes on after it */
+	ttp_disconnect(a);
+	s->t = b;
+	side_free(s);
+}
+
 /* The mode is explicit: SAR with no MaxSduSize to send is refused. */
 static void bad_configs(void **state)
 {
@@ -458,6 +526,7 @@ int main(void)
 		cmocka_unit_test(stream_listener_refuses_sar),
 		cmocka_unit_test(mixed_confirms),
 		cmocka_unit_test(bad_configs),
+		cmocka_unit_test(small_pulls_do_not_starve_a_stream),
 	};
 
 	return cmocka_run_group_tests_name("ttp", tests, NULL, NULL);

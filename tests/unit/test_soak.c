@@ -1,0 +1,219 @@
+/*
+ * test_soak.c: a long soak in virtual time (issue 16, point 2).  Two
+ * whole stations (rel_world.h) with IrCOMM, an IrNET-like TinyTP SAR
+ * service and a TinyTP stream service all open at once, data both ways
+ * on each, on a wire with BER 1e-4, byte drops (1e-5), short breaks
+ * (20 ms .. 1 s, about one a minute) and long ones (15 s, past the 12 s
+ * link disconnect time, about one every five minutes); once at 115200
+ * and once at 9600, half the time each.
+ *
+ * Every delivered byte is checked by position (streams) or by sequence
+ * number, length and FCS (SAR): none duplicated, reordered, lost inside
+ * a connection or corrupted.  Data is lost only with a disconnect
+ * reported at both ends, after which station 0 calls again: every
+ * connection up when a long break starts must be reported down at both
+ * ends by its end, and each service must be up and moving data at the
+ * end.
+ *
+ * SOAK_MINUTES (environment; default 30, `make soak` sets it) is the
+ * total virtual time.  The figures go out as `bench:` lines.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "irlap.h"
+#include "rel_world.h"
+
+#define SEC 1000000ull
+#define MIN (60 * SEC)
+#define LONG_BREAK_US (15 * SEC)
+#define MAX_BREAKS 4096
+
+static uint64_t soak_minutes(void)
+{
+	const char *s = getenv("SOAK_MINUTES");
+	char *end;
+	unsigned long long m;
+
+	if (!s || !*s)
+		return 30;
+	m = strtoull(s, &end, 10);
+	if (*end || m < 2 || m > 100000) {
+		fprintf(stderr, "SOAK_MINUTES=%s: a whole number of minutes, 2 to 100000\n", s);
+		exit(2);
+	}
+	return m;
+}
+
+static uint64_t next_rand(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Breaks over [0, span): short ones about every minute, a long one
+ * about every five; none in the last two minutes, so that the services
+ * are seen up at the end.  Returns how many are long. */
+static size_t plan_breaks(struct wire_break *b, size_t *n, uint64_t span, uint64_t seed)
+{
+	uint64_t x = seed, t = 30 * SEC;
+	size_t longs = 0;
+
+	*n = 0;
+	while (*n < MAX_BREAKS) {
+		t += 20 * SEC + next_rand(&x) % (80 * SEC);
+		if (t + LONG_BREAK_US + 2 * MIN > span)
+			break;
+		if (next_rand(&x) % 5 == 0) {
+			b[*n] = (struct wire_break){ t, LONG_BREAK_US };
+			longs++;
+		} else {
+			b[*n] = (struct wire_break){ t, 20000 + next_rand(&x) % 980000 };
+		}
+		t += b[(*n)++].duration_us;
+	}
+	return longs;
+}
+
+static void soak_at(uint32_t baud, uint64_t minutes, uint64_t seed)
+{
+	static struct wire_break breaks[MAX_BREAKS];
+	struct rel_world_config cfg = {
+		.baud = baud, .ber = 1e-4, .drop = 1e-5, .breaks = breaks, .seed = seed,
+		.services = { true, true, true },
+	};
+	uint64_t span = minutes * MIN;
+	size_t longs = plan_breaks(breaks, &cfg.n_breaks, span, seed);
+	struct rel_world *w = rel_world_new(&cfg);
+	uint64_t at_end[REL_NSVC][2];
+	uint64_t frames, retx = 0, resets = 0, reconnects = 0, discs = 0;
+	struct timespec t0, t1;
+	double wall, goodput;
+	unsigned long_breaks_seen = 0, long_breaks_unreported = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Every long break takes the link (15 s > the 12 s disconnect time):
+	 * each service up when it starts must have reported a disconnect at
+	 * both ends by the time it ends. */
+	for (size_t b = 0; b < cfg.n_breaks; b++) {
+		uint64_t downs[REL_NSVC][2];
+		bool was_up[REL_NSVC];
+
+		if (breaks[b].duration_us != LONG_BREAK_US)
+			continue;
+		rel_world_run_until(w, breaks[b].start_us);
+		for (int s = 0; s < REL_NSVC; s++) {
+			was_up[s] = w->end[s][0].up && w->end[s][1].up;
+			downs[s][0] = w->end[s][0].disconnects;
+			downs[s][1] = w->end[s][1].disconnects;
+		}
+		rel_world_run_until(w, breaks[b].start_us + breaks[b].duration_us);
+		for (int s = 0; s < REL_NSVC; s++) {
+			if (!was_up[s])
+				continue;
+			long_breaks_seen++;
+			if (w->end[s][0].disconnects == downs[s][0] ||
+			    w->end[s][1].disconnects == downs[s][1])
+				long_breaks_unreported++;
+		}
+	}
+	rel_world_run_until(w, span - 30 * SEC);
+	for (int s = 0; s < REL_NSVC; s++)
+		for (int i = 0; i < 2; i++)
+			at_end[s][i] = w->end[s][i].bytes_verified;
+	rel_world_run_until(w, span);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	frames = sim_counters(w->sim)->frames_sent[0] + sim_counters(w->sim)->frames_sent[1];
+	for (int i = 0; i < 2; i++) {
+		const struct irlap_stats *st = irlap_get_stats(sim_station(w->sim, i));
+		retx += st->iframes_retx;
+		resets += st->resets;
+	}
+	for (int s = 0; s < REL_NSVC; s++) {
+		struct rel_end *c = &w->end[s][0], *v = &w->end[s][1];
+
+		printf("# %u baud %-10s connects %3llu/%3llu disconnects %3llu/%3llu failed calls %3llu "
+		       "verified %9llu/%9llu bytes corrupted %llu/%llu\n", baud, rel_svc_name(s),
+		       (unsigned long long)c->connects, (unsigned long long)v->connects,
+		       (unsigned long long)c->disconnects, (unsigned long long)v->disconnects,
+		       (unsigned long long)c->failed,
+		       (unsigned long long)c->bytes_verified, (unsigned long long)v->bytes_verified,
+		       (unsigned long long)c->corrupted, (unsigned long long)v->corrupted);
+		reconnects += c->connects ? c->connects - 1 : 0;
+		discs += c->disconnects;
+	}
+	goodput = (double)rel_world_verified(w) / ((double)span / SEC);
+	printf("bench: soak_%u_virtual_minutes %llu min\n", baud, (unsigned long long)minutes);
+	printf("bench: soak_%u_wall %.1f s\n", baud, wall);
+	printf("bench: soak_%u_breaks %zu short %zu long\n", baud, cfg.n_breaks - longs, longs);
+	printf("bench: soak_%u_frames %llu frames\n", baud, (unsigned long long)frames);
+	printf("bench: soak_%u_retransmissions %llu frames\n", baud, (unsigned long long)retx);
+	printf("bench: soak_%u_resets %llu resets\n", baud, (unsigned long long)resets);
+	printf("bench: soak_%u_link_connects %llu links\n", baud,
+	       (unsigned long long)w->lap_connects);
+	printf("bench: soak_%u_reconnects %llu connections\n", baud,
+	       (unsigned long long)reconnects);
+	printf("bench: soak_%u_disconnects_reported %llu connections\n", baud,
+	       (unsigned long long)discs);
+	printf("bench: soak_%u_bytes_verified %llu bytes\n", baud,
+	       (unsigned long long)rel_world_verified(w));
+	printf("bench: soak_%u_bytes_corrupted %llu bytes\n", baud,
+	       (unsigned long long)rel_world_corrupted(w));
+	printf("bench: soak_%u_goodput %.0f bytes/s\n", baud, goodput);
+	printf("bench: soak_%u_goodput_of_line %.3f ratio\n", baud, goodput / (baud / 10.0));
+	printf("# %u baud: %u connections up at the start of a long break, %u of them "
+	       "not reported down at both ends by its end\n", baud, long_breaks_seen,
+	       long_breaks_unreported);
+	assert_int_equal(long_breaks_unreported, 0);
+	assert_true(longs == 0 || long_breaks_seen > 0);
+	for (int s = 0; s < REL_NSVC; s++) {
+		struct rel_end *c = &w->end[s][0], *v = &w->end[s][1];
+		/* nothing corrupted, duplicated or reordered, at either end */
+		assert_int_equal(c->corrupted, 0);
+		assert_int_equal(v->corrupted, 0);
+		/* every connection that came up at either end reported its
+		 * end there, but the one up now; data moved both ways in the
+		 * last 30 s */
+		assert_int_equal(c->connects - c->disconnects, 1);
+		assert_int_equal(v->connects - v->disconnects, 1);
+		assert_true(c->up && v->up);
+		assert_true(c->bytes_verified > at_end[s][0]);
+		assert_true(v->bytes_verified > at_end[s][1]);
+	}
+	rel_world_free(w);
+}
+
+static void soak_115200(void **state)
+{
+	(void)state;
+	soak_at(115200, soak_minutes() - soak_minutes() / 2, 1161);
+}
+
+static void soak_9600(void **state)
+{
+	(void)state;
+	soak_at(9600, soak_minutes() / 2, 1162);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(soak_115200),
+		cmocka_unit_test(soak_9600),
+	};
+	return cmocka_run_group_tests_name("soak", tests, NULL, NULL);
+}
