@@ -3,6 +3,7 @@
  *
  * Owns: driving one IrLAP station (irlap.h) on a real serial port or a
  * pty (serial.h) from an event loop (eloop.h): bytes read from the port
+ * (in a few bursts per read inside long frames: read coalescing, below)
  * go through the SIR decoder (sir.h) into irlap_input(); frames IrLAP
  * sends are SIR-encoded with the XBOFs its txinfo asks for and written
  * to the port; bytes heard while our own frame is on the line (the
