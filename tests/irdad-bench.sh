@@ -11,7 +11,10 @@
 #     the rates are printed too (`..._direct`, `..._daemon` bytes/s);
 #   - `bench: irdad_cpu_s_per_mib X s/MiB` (target <= 0.5): user+system
 #     CPU of both irdad (/proc/PID/stat before and after) per MiB of
-#     payload moved (both ways), over the stream runs (4096-byte writes).
+#     payload moved (both ways), over the stream runs (4096-byte writes);
+#   - `bench: irdad_wakeups_per_mib N per_MiB`: context switches of both
+#     irdad (/proc/PID/status) per MiB over the same runs: the wake-ups,
+#     which are most of that CPU (docs/irdad.md, "Where irdad's CPU goes").
 # Timings never fail it; a failed transfer does.
 set -u
 : "${abs_top_builddir:=$(pwd)}"
@@ -38,6 +41,10 @@ def cpu_of(pid):
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+def switches_of(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return sum(int(l.split()[1]) for l in f if "ctxt_switches" in l)
 
 def wait_line(proc, prefix, what):
     line = proc.stdout.readline()
@@ -69,7 +76,8 @@ def direct(args):
     return rate
 
 def daemon(args):
-    """One run through two irdad; the rate, payload bytes, irdad CPU s."""
+    """One run through two irdad; the rate, payload bytes, irdad CPU s,
+    irdad context switches."""
     ds = []
     for side in ("a", "b"):
         sock = os.path.join(tmp, side + ".sock")
@@ -83,24 +91,27 @@ def daemon(args):
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     wait_line(lst, "listening on", "irspray --listen --daemon")
     c0 = sum(cpu_of(d.pid) for d in ds)
+    x0 = sum(switches_of(d.pid) for d in ds)
     rate, total = sender(["--daemon", os.path.join(tmp, "a.sock")] + args)
     c1 = sum(cpu_of(d.pid) for d in ds)
+    x1 = sum(switches_of(d.pid) for d in ds)
     stop(lst)
     stop(*ds)
-    return rate, total, c1 - c0
+    return rate, total, c1 - c0, x1 - x0
 
 cases = [("sar_bidir_2000", ["-n", "15", "-b", "2000"]),
          ("stream_bidir_4096", ["-n", "12", "-b", "4096", "--stream"])]
 ratios = []
-cpu = mib = 0.0
+cpu = mib = wakeups = 0.0
 for name, args in cases:
     d_rates, a_rates = [], []
     for _ in range(ROUNDS):
         d_rates.append(direct(args))
-        rate, total, c = daemon(args)
+        rate, total, c, x = daemon(args)
         a_rates.append(rate)
         if "--stream" in args:
             cpu += c
+            wakeups += x
             mib += total / 1048576.0
     d, a = statistics.median(d_rates), statistics.median(a_rates)
     print("bench: irspray_%s_direct %.0f bytes/s" % (name, d))
@@ -109,6 +120,7 @@ for name, args in cases:
     ratios.append(a / d)
 print("bench: irspray_daemon_ratio_to_direct %.3f ratio" % min(ratios))
 print("bench: irdad_cpu_s_per_mib %.3f s/MiB" % (cpu / mib))
+print("bench: irdad_wakeups_per_mib %.0f per_MiB" % (wakeups / mib))
 stop(wire)
 shutil.rmtree(tmp)
 PYEOF

@@ -10,10 +10,6 @@
 
 #include "fcs.h"
 
-/* A and C bytes: the shortest frame IrLAP can use. */
-#define SIR_MIN_FRAME 2
-#define SIR_FCS_LEN 2
-
 static bool needs_escape(uint8_t b)
 {
 	return b == SIR_BOF || b == SIR_EOF || b == SIR_CE;
@@ -297,6 +293,16 @@ enum sir_rx_state sir_decoder_state(const struct sir_decoder *d)
 bool sir_decoder_in_frame(const struct sir_decoder *d)
 {
 	return d->state != SIR_RX_OUTSIDE;
+}
+
+size_t sir_decoder_frame_len(const struct sir_decoder *d)
+{
+	return d->state == SIR_RX_OUTSIDE ? 0 : d->len;
+}
+
+const uint8_t *sir_decoder_frame(const struct sir_decoder *d)
+{
+	return d->buf;
 }
 
 const struct sir_counters *sir_decoder_counters(const struct sir_decoder *d)

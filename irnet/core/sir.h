@@ -60,6 +60,10 @@ size_t sir_mtt_padding(uint32_t baud, uint32_t mtt_us);
  * UINT64_MAX for a baud of 0. */
 uint64_t sir_line_time_us(uint32_t baud, uint64_t n);
 
+/* A and C bytes: the shortest frame IrLAP can use; the FCS's bytes. */
+#define SIR_MIN_FRAME 2
+#define SIR_FCS_LEN 2
+
 /* ------------------------------------------------------------------ */
 /* Decoding                                                             */
 
@@ -115,6 +119,11 @@ enum sir_rx_state sir_decoder_state(const struct sir_decoder *d);
 const char *sir_rx_state_name(enum sir_rx_state s);
 /* Whether a frame is being received (BOF seen, no EOF yet). */
 bool sir_decoder_in_frame(const struct sir_decoder *d);
+/* Bytes of the frame being received stored so far (unescaped, FCS
+ * included); 0 between frames. */
+size_t sir_decoder_frame_len(const struct sir_decoder *d);
+/* Those bytes (A, C, ...), valid until the next feed or reset. */
+const uint8_t *sir_decoder_frame(const struct sir_decoder *d);
 const struct sir_counters *sir_decoder_counters(const struct sir_decoder *d);
 
 /* The media-busy flag: set on every indication, cleared only by this

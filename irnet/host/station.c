@@ -10,6 +10,7 @@
 #include <sys/time.h>
 
 #include "cursor.h"
+#include "irlap_frame.h"
 #include "qos.h"
 #include "sir.h"
 #include "station.h"
@@ -29,11 +30,14 @@ struct station {
 	struct pcap_writer *pcap;
 	const struct logger *log;
 	uint32_t echo_margin_us;
+	uint32_t read_coalesce_us;
 	struct sir_decoder *dec;
 	struct irlap *lap;
 	struct eloop_timer timer;
+	struct eloop_timer resume;  /* ends a read pause (reading is false) */
 	uint64_t line_end_us;     /* our last frame has left the line by then */
 	uint64_t tx_end_us;       /* line_end_us + echo margin: input before is ours */
+	size_t last_rx_len;       /* the last good long frame, FCS included */
 	bool reading;
 	bool dead;
 	struct station_counters cnt;
@@ -68,6 +72,7 @@ static void fail(struct station *st, int err, const char *what)
 		st->reading = false;
 	}
 	eloop_timer_cancel(st->loop, &st->timer);
+	eloop_timer_cancel(st->loop, &st->resume);
 	snprintf(msg, sizeof(msg), "%s: %s", what, port_error(st->port)[0] ?
 		 port_error(st->port) : strerror(-err));
 	log_msg(st->log, LOG_LEVEL_ERROR, "station: %s", msg);
@@ -207,6 +212,10 @@ static void on_frame(void *ctx, const uint8_t *frame, size_t len)
 	struct station *st = ctx;
 
 	st->cnt.rx_frames++;
+	/* Only long frames predict long frames: an RR between two I-frames
+	 * must not make the next I-frame's end unforeseen. */
+	if (len + SIR_FCS_LEN >= STATION_READ_MIN_FRAME)
+		st->last_rx_len = len + SIR_FCS_LEN;
 	capture(st, PCAP_DIR_RX, frame, len);
 	irlap_input(st->lap, frame, len, eloop_now_us());
 }
@@ -236,6 +245,67 @@ static bool has_signal(const uint8_t *b, size_t n)
 	return false;
 }
 
+uint32_t station_read_pause_us(uint32_t baud, size_t frame_len, bool ends_turn,
+			       size_t end_len, uint64_t now_us, uint64_t deadline_us,
+			       uint32_t max_us)
+{
+	uint64_t pause = ends_turn ? max_us / STATION_READ_FINAL_SHARE : max_us;
+
+	if (!pause || frame_len < STATION_READ_MIN_FRAME ||
+	    sir_line_time_us(baud, frame_len) < pause)
+		return 0;
+	if (end_len) {
+		if (end_len <= frame_len)
+			return 0;
+		if (sir_line_time_us(baud, end_len - frame_len) < pause)
+			pause = sir_line_time_us(baud, end_len - frame_len);
+	}
+	if (deadline_us != UINT64_MAX) {
+		uint64_t room = deadline_us > now_us + STATION_READ_GUARD_US ?
+				deadline_us - now_us - STATION_READ_GUARD_US : 0;
+		if (room < pause)
+			pause = room;
+	}
+	return pause < STATION_READ_PAUSE_MIN_US ? 0 : (uint32_t)pause;
+}
+
+/* Where the frame being received will likely end (stored bytes, FCS
+ * included): as long as the last long frame; just now if it is a little
+ * longer already (its last bytes are escaped, or still in the UART);
+ * else at the largest frame the peer may send us; 0 if unknown. */
+static size_t likely_end(const struct station *st, size_t frame_len)
+{
+	const struct qos_result *q = irlap_get_qos(st->lap);
+	size_t max = q ? SIR_MIN_FRAME + (size_t)q->rx_data_size + SIR_FCS_LEN : 0;
+
+	if (st->last_rx_len > frame_len)
+		return st->last_rx_len;
+	if (st->last_rx_len && frame_len < st->last_rx_len + STATION_READ_MIN_FRAME)
+		return frame_len;
+	return max > frame_len ? max : 0;
+}
+
+/* Inside a long frame, the next burst of the UART only adds to it: leave
+ * the port unread for a while so that one wake-up takes several bursts
+ * (each wake-up, not each byte, is what costs CPU).  The P/F bit says
+ * whether the frame ends the peer's turn (we answer it) or more of the
+ * same turn follow (its end waits for nobody). */
+static void maybe_pause(struct station *st, uint64_t now)
+{
+	size_t len = sir_decoder_frame_len(st->dec);
+	struct irlap_frame f;
+	bool ends_turn = irlap_frame_parse(sir_decoder_frame(st->dec), len, &f) == 0 && f.pf;
+	uint32_t pause = station_read_pause_us(st->port->baud, len, ends_turn, likely_end(st, len),
+					       now, irlap_deadline(st->lap), st->read_coalesce_us);
+
+	if (!pause || !st->reading)
+		return;
+	eloop_remove_reader(st->loop, st->fd);
+	st->reading = false;
+	st->cnt.rx_pauses++;
+	eloop_timer_arm_at(st->loop, &st->resume, now + pause);
+}
+
 static void on_readable(struct eloop *loop, int fd, void *ctx)
 {
 	struct station *st = ctx;
@@ -254,14 +324,37 @@ static void on_readable(struct eloop *loop, int fd, void *ctx)
 		return;
 	now = eloop_now_us();
 	st->cnt.rx_bytes += (uint64_t)n;
+	st->cnt.rx_reads++;
 	if (now < st->tx_end_us) {
 		st->cnt.echo_dropped += (uint64_t)n;
 		return;
 	}
 	sir_decoder_feed(st->dec, buf, (size_t)n);
-	if (!st->dead && (has_signal(buf, (size_t)n) || sir_decoder_in_frame(st->dec)))
+	if (st->dead)
+		return;
+	if (has_signal(buf, (size_t)n) || sir_decoder_in_frame(st->dec))
 		irlap_media_activity(st->lap, now, sir_decoder_in_frame(st->dec));
 	rearm(st);
+	if (sir_decoder_in_frame(st->dec))
+		maybe_pause(st, now);
+}
+
+/* The pause is over: read what came meanwhile at once (it is there:
+ * the pause was a few bursts long), then wait on the port again. */
+static void on_resume(struct eloop *loop, void *ctx)
+{
+	struct station *st = ctx;
+	int r;
+
+	if (st->dead || st->reading)
+		return;
+	r = eloop_add_reader(loop, st->fd, on_readable, st);
+	if (r < 0) {
+		fail(st, r, "event loop");
+		return;
+	}
+	st->reading = true;
+	on_readable(loop, st->fd, st);
 }
 
 static int run_script(struct station *st, int (*build)(const struct dongle *, struct dongle_script *),
@@ -315,6 +408,7 @@ int station_config_init(struct station_config *cfg, const char *dongle_spec,
 	cfg->lap.qos.min_tat = mtt;
 	cfg->lap.qos.baud &= (uint16_t)(dongle_rates(&cfg->dongle) | DONGLE_RATE_9600);
 	cfg->echo_margin_us = qos_min_tat_us_of_bit(qos_msb(mtt));
+	cfg->read_coalesce_us = STATION_READ_COALESCE_US;
 	return 0;
 }
 
@@ -349,7 +443,9 @@ int station_new(struct eloop *loop, struct port *port,
 	st->pcap = cfg->pcap;
 	st->log = cfg->log;
 	st->echo_margin_us = cfg->echo_margin_us;
+	st->read_coalesce_us = cfg->read_coalesce_us;
 	eloop_timer_init(&st->timer, on_timer, st);
+	eloop_timer_init(&st->resume, on_resume, st);
 
 	r = run_script(st, dongle_power_on, "power on", err, errlen);
 	if (r == 0)
@@ -393,6 +489,7 @@ void station_free(struct station *st)
 	if (st->reading)
 		eloop_remove_reader(st->loop, st->fd);
 	eloop_timer_cancel(st->loop, &st->timer);
+	eloop_timer_cancel(st->loop, &st->resume);
 	/* The last frame (a final XID, a UA) must leave before the port
 	 * is closed and its output flushed. */
 	if (!st->dead) {

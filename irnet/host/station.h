@@ -3,6 +3,7 @@
  *
  * Owns: driving one IrLAP station (irlap.h) on a real serial port or a
  * pty (serial.h) from an event loop (eloop.h): bytes read from the port
+ * (in a few bursts per read inside long frames: read coalescing, below)
  * go through the SIR decoder (sir.h) into irlap_input(); frames IrLAP
  * sends are SIR-encoded with the XBOFs its txinfo asks for and written
  * to the port; bytes heard while our own frame is on the line (the
@@ -64,8 +65,45 @@ struct station_config {
 	 * turnaround we announce (lap.qos.min_tat): the peer may answer
 	 * that soon, and its bytes must not be dropped as ours. */
 	uint32_t echo_margin_us;
+	/* Read coalescing: inside a long frame the port is left unread
+	 * for up to this long after each read (a quarter of it in a frame
+	 * that ends the peer's turn), so that one read takes several of
+	 * the UART's bursts (see station_read_pause_us).  0: read every
+	 * burst.  station_config_init sets STATION_READ_COALESCE_US. */
+	uint32_t read_coalesce_us;
 	const struct logger *log;
 };
+
+/* The default read coalescing: 8 ms (92 bytes at 115200) inside a frame
+ * that more frames of the same turn follow, whose end waits for nobody;
+ * 2 ms (STATION_READ_FINAL_SHARE) inside a frame with the P/F bit, whose
+ * end we answer: that is the latency it may add to a turn of the line.
+ * Only inside frames at least STATION_READ_MIN_FRAME bytes and one pause
+ * long: never in the short frames of link set-up (an XID is at most 41
+ * bytes), polls and acknowledgements. */
+#define STATION_READ_COALESCE_US 8000u
+#define STATION_READ_FINAL_SHARE 4u
+#define STATION_READ_MIN_FRAME 64u
+/* A pause ends at least this long before the next IrLAP deadline, so
+ * that a timer never fires on a frame that has arrived but is unread. */
+#define STATION_READ_GUARD_US 1000u
+/* Shorter pauses are not worth a timer. */
+#define STATION_READ_PAUSE_MIN_US 500u
+
+/* How long to leave the port unread after a read that ended inside a
+ * frame of frame_len bytes (stored so far, FCS included) at baud: the
+ * pause is max_us, or max_us / STATION_READ_FINAL_SHARE if the frame
+ * ends the peer's turn (P/F set); 0 while the frame is shorter than
+ * STATION_READ_MIN_FRAME or than that pause in line time; else that,
+ * cut to the line time of the bytes up to end_len (where the frame
+ * likely ends: the length of the last long frame, or the largest the
+ * peer may send; 0: unknown; 0 pause if frame_len reached it) and to
+ * end STATION_READ_GUARD_US before deadline_us (IrLAP's next deadline,
+ * UINT64_MAX for none); 0 if that leaves less than
+ * STATION_READ_PAUSE_MIN_US.  Pure: exposed for the unit test. */
+uint32_t station_read_pause_us(uint32_t baud, size_t frame_len, bool ends_turn,
+			       size_t end_len, uint64_t now_us, uint64_t deadline_us,
+			       uint32_t max_us);
 
 /* STATION_MIN_TAT_DONGLE: announce the dongle's own minimum turnaround. */
 #define STATION_MIN_TAT_DONGLE (-1L)
@@ -83,6 +121,8 @@ int station_config_init(struct station_config *cfg, const char *dongle_spec,
 
 struct station_counters {
 	uint64_t rx_bytes;        /* bytes read from the port */
+	uint64_t rx_reads;        /* reads that returned bytes */
+	uint64_t rx_pauses;       /* times reading paused inside a frame */
 	uint64_t echo_dropped;    /* of those, dropped as heard while sending */
 	uint64_t tx_frames, rx_frames;
 	uint64_t tx_bytes;        /* line bytes written (XBOFs included) */

@@ -101,4 +101,7 @@ EXTRA_DIST += tests/irdad-tools.sh
 # irdad's CPU per MiB (tests/irdad-bench.sh).
 BENCHMARKS += tests/irdad-bench.sh tests/irdad-endpoints-bench.sh
 EXTRA_DIST += tests/irdad-bench.sh tests/irdad-endpoints-bench.sh
+# Not run by make: attaches perf or strace to the irdad of irdad-bench's
+# stream case (docs/irdad.md, "Where irdad's CPU goes").
+EXTRA_DIST += tests/irdad-profile.sh
 bench: irnet/tools/irspray irnet/tools/irwire irnet/tools/irdad

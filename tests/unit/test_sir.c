@@ -492,6 +492,27 @@ static void escape_sequences(void **state)
 	sir_decoder_free(d);
 }
 
+/* The frame being received, as the station's read pause sees it:
+ * unescaped bytes stored so far, none between frames. */
+static void partial_frame_is_visible(void **state)
+{
+	struct collector c;
+	struct sir_decoder *d = decoder(&c, 0);
+	/* XBOF, BOF, A 0x55, C escaped (7D E0 = C0), 0x01, CE pending */
+	uint8_t part[] = { 0xFF, 0xC0, 0x55, 0x7D, 0xE0, 0x01, 0x7D };
+
+	(void)state;
+	assert_int_equal(sir_decoder_frame_len(d), 0);
+	sir_decoder_feed(d, part, 2);
+	assert_int_equal(sir_decoder_frame_len(d), 0);	/* BOF only */
+	sir_decoder_feed(d, part + 2, sizeof(part) - 2);
+	assert_int_equal(sir_decoder_frame_len(d), 3);
+	assert_memory_equal(sir_decoder_frame(d), "\x55\xC0\x01", 3);
+	sir_decoder_reset(d);
+	assert_int_equal(sir_decoder_frame_len(d), 0);
+	sir_decoder_free(d);
+}
+
 static void callback_may_reset_the_decoder(void **state)
 {
 	struct vec a;
@@ -533,6 +554,7 @@ int main(void)
 		cmocka_unit_test(short_frames_are_runts),
 		cmocka_unit_test(noise_outside_frames_raises_media_busy),
 		cmocka_unit_test(escape_sequences),
+		cmocka_unit_test(partial_frame_is_visible),
 		cmocka_unit_test(callback_may_reset_the_decoder),
 		cmocka_unit_test(rejects_a_config_without_callback),
 	};

@@ -30,11 +30,13 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "cursor.h"
 #include "dongle.h"
 #include "eloop.h"
 #include "irlap.h"
 #include "privdrop.h"
 #include "serial.h"
+#include "sir.h"
 #include "station.h"
 
 struct side {
@@ -324,7 +326,7 @@ static void config_turnaround(void **state)
 					sizeof(err)) != 0)
 			fail_msg("case %zu: %s", i, err);
 		if (cfg.lap.qos.min_tat != cases[i].mtt_bits || cfg.echo_margin_us != cases[i].margin_us ||
-		    cfg.lap.qos.baud != cases[i].baud_bits)
+		    cfg.lap.qos.baud != cases[i].baud_bits || cfg.read_coalesce_us != 8000)
 			fail_msg("case %zu (%s, %ld us): min TAT bits 0x%02x margin %u baud 0x%03x", i,
 				 cases[i].dongle, cases[i].ask_us, cfg.lap.qos.min_tat,
 				 cfg.echo_margin_us, cfg.lap.qos.baud);
@@ -336,6 +338,153 @@ static void config_turnaround(void **state)
 	assert_int_equal(station_config_init(&cfg, "old_belkin", 115200, -1, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "115200"));
+}
+
+/* The read pause's rule, value by value: line times are 10 bits a byte,
+ * rounded up (115200: 64 bytes take 5556 us, 92 take 7987 us, 93 take
+ * 8073 us; 9600: 3 bytes take 3125 us). */
+static void read_pause_rule(void **state)
+{
+	static const struct {
+		uint32_t baud;
+		size_t len;
+		bool ends_turn;
+		size_t end;
+		uint64_t deadline;
+		uint32_t max, want;
+	} cases[] = {
+		{ 115200, 63, false, 0, UINT64_MAX, 4000, 0 },     /* short */
+		{ 115200, 64, false, 0, UINT64_MAX, 4000, 4000 },
+		{ 115200, 92, false, 0, UINT64_MAX, 8000, 0 },     /* 7987 us < 8000 */
+		{ 115200, 93, false, 0, UINT64_MAX, 8000, 8000 },
+		{ 115200, 200, false, 0, UINT64_MAX, 0, 0 },       /* coalescing off */
+		{ 115200, 64, true, 0, UINT64_MAX, 8000, 2000 },   /* ends the turn: a quarter */
+		{ 115200, 63, true, 0, UINT64_MAX, 8000, 0 },
+		{ 115200, 200, true, 0, UINT64_MAX, 1600, 0 },     /* 400 us: not worth it */
+		{ 115200, 200, false, 223, UINT64_MAX, 8000, 1997 }, /* 23 bytes left */
+		{ 115200, 200, false, 250, UINT64_MAX, 8000, 4341 }, /* 50 bytes left */
+		{ 115200, 200, true, 250, UINT64_MAX, 8000, 2000 },
+		{ 115200, 200, false, 205, UINT64_MAX, 8000, 0 },  /* 435 us: not worth it */
+		{ 115200, 200, false, 200, UINT64_MAX, 8000, 0 },  /* at its end */
+		{ 115200, 200, false, 150, UINT64_MAX, 8000, 0 },  /* past it */
+		{ 115200, 200, false, 0, 1003000, 8000, 2000 },    /* 1 ms before the deadline */
+		{ 115200, 200, false, 0, 1001400, 8000, 0 },       /* 400 us: not worth it */
+		{ 115200, 200, false, 0, 999000, 8000, 0 },        /* deadline passed */
+		{ 115200, 200, false, 223, 1002500, 8000, 1500 },  /* the smaller cut wins */
+		{ 9600, 63, false, 0, UINT64_MAX, 8000, 0 },       /* 65.6 ms, but short */
+		{ 9600, 64, false, 0, UINT64_MAX, 8000, 8000 },
+		{ 9600, 64, false, 67, UINT64_MAX, 8000, 3125 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t got = station_read_pause_us(cases[i].baud, cases[i].len, cases[i].ends_turn,
+						     cases[i].end, 1000000, cases[i].deadline,
+						     cases[i].max);
+		if (got != cases[i].want)
+			fail_msg("case %zu: pause %u us, want %u", i, got, cases[i].want);
+	}
+}
+
+static void fail_on_port_error(void *ctx, int err, const char *msg)
+{
+	(void)ctx;
+	(void)err;
+	fail_msg("station failed: %s", msg);
+}
+
+/* Writes bytes to the master side of a station's pty. */
+static void put(int master, const uint8_t *b, size_t n)
+{
+	assert_int_equal(write(master, b, n), (ssize_t)n);
+}
+
+/* Runs the loop until *count reaches want (2 s at most). */
+static void run_until(struct eloop *loop, const uint64_t *count, uint64_t want)
+{
+	uint64_t until = eloop_now_us() + 2000000;
+
+	while (*count < want && eloop_now_us() < until)
+		assert_true(eloop_run_once(loop, 10000) >= 0);
+	if (*count < want)
+		fail_msg("counter at %llu, want %llu", (unsigned long long)*count,
+			 (unsigned long long)want);
+}
+
+/* Read coalescing on a real pty: a long frame whose first part came
+ * makes the station stop reading for a while; the rest, written then,
+ * completes the frame intact; a short frame never pauses.  The frames
+ * (UI, to a connection address nobody has) are ignored by IrLAP: the
+ * station's counters and the decoder's say what was received. */
+static void long_frame_read_in_pauses(void **state)
+{
+	struct serial_config sc;
+	struct station_config cfg;
+	struct port *port;
+	struct station *st;
+	struct eloop *loop = eloop_new(NULL);
+	uint8_t frame[600], wire[1400];
+	char path[128], err[256];
+	int master, slave, n, m;
+	struct wcursor w;
+	const struct station_counters *c;
+
+	(void)state;
+	assert_non_null(loop);
+	assert_int_equal(openpty(&master, &slave, path, NULL, NULL), 0);
+	serial_config_init(&sc);
+	sc.lock_dir = "";
+	if (serial_open(path, &sc, &port, err, sizeof(err)) < 0)
+		fail_msg("serial_open %s: %s", path, err);
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(dongle_init(&cfg.dongle, "none", err, sizeof(err)), 0);
+	irlap_config_defaults(&cfg.lap, 115200, 1000);
+	cfg.lap.seed = 9;
+	cfg.app = (struct station_app){ .failed = fail_on_port_error };
+	cfg.read_coalesce_us = STATION_READ_COALESCE_US;
+	if (station_new(loop, port, &cfg, &st, err, sizeof(err)) < 0)
+		fail_msg("station_new: %s", err);
+	c = station_counters(st);
+
+	frame[0] = 0x54 << 1 | 1;
+	frame[1] = 0x03;	/* UI, no P: more frames would follow */
+	for (size_t i = 2; i < sizeof(frame); i++)
+		frame[i] = (uint8_t)(i * 7u);	/* includes C0, C1, 7D: escaped */
+	wcursor_init(&w, wire, sizeof(wire));
+	n = sir_encode(&w, frame, sizeof(frame), 0);
+	assert_true(n > (int)sizeof(frame) + 4);
+
+	/* 300 bytes: inside the frame and past 64 bytes and 8 ms of line
+	 * time at 9600 (the station's contention rate): a pause (8 ms). */
+	put(master, wire, 300);
+	run_until(loop, &c->rx_pauses, 1);
+	assert_int_equal(c->rx_frames, 0);
+	put(master, wire + 300, (size_t)n - 300);
+	run_until(loop, &c->rx_frames, 1);
+	assert_int_equal(c->rx_bytes, (uint64_t)n);
+	assert_int_equal(station_sir_counters(st)->bytes, (uint64_t)n);
+	assert_int_equal(station_sir_counters(st)->fcs_errors, 0);
+	assert_int_equal(station_sir_counters(st)->aborts, 0);
+	assert_true(c->rx_pauses >= 1);
+
+	/* A 40-byte frame in two halves, the loop run in between: no pause. */
+	uint64_t pauses = c->rx_pauses;
+	wcursor_init(&w, wire, sizeof(wire));
+	m = sir_encode(&w, frame, 40, 0);
+	assert_true(m > 40);
+	put(master, wire, (size_t)m / 2);
+	run_until(loop, &c->rx_bytes, (uint64_t)n + (uint64_t)m / 2);
+	assert_int_equal(eloop_run_once(loop, 20000) >= 0, 1);
+	put(master, wire + m / 2, (size_t)m - (size_t)m / 2);
+	run_until(loop, &c->rx_frames, 2);
+	assert_int_equal(c->rx_pauses, pauses);
+	assert_int_equal(station_sir_counters(st)->fcs_errors, 0);
+
+	station_free(st);
+	port_close(port);
+	close(slave);
+	close(master);
+	eloop_free(loop);
 }
 
 static void not_a_serial_port(void **state)
@@ -469,6 +618,8 @@ int main(void)
 		cmocka_unit_test(discovery_over_ptys),
 		cmocka_unit_test(own_echo_is_dropped),
 		cmocka_unit_test(config_turnaround),
+		cmocka_unit_test(read_pause_rule),
+		cmocka_unit_test(long_frame_read_in_pauses),
 		cmocka_unit_test(not_a_serial_port),
 		cmocka_unit_test(seccomp_allows_and_kills),
 		cmocka_unit_test(privdrop_to_nobody),
