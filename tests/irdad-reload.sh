@@ -5,7 +5,10 @@
 #     and, once its daemon is gone, leaving;
 #   - SIGHUP with a broken file: the error with FILE:LINE, the running
 #     configuration stays; with a good file: read again, a key that needs
-#     a restart is named.
+#     a restart is named;
+#   - SIGHUP and the service list, with privileges dropped and the
+#     allow-list on: an [ircomm] endpoint added (its pty and link made),
+#     changed (replaced, the link kept), removed (stopped, the link gone).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
 irdad="$abs_top_builddir/irnet/tools/irdad"
@@ -58,6 +61,31 @@ kill -HUP $pa
 wait_for "$tmp/irdad-a.err" 'SIGHUP: speed changed: it takes effect at the next start'
 wait_for "$tmp/irdad-a.err" "SIGHUP: $tmp/a.conf read again"
 echo "reloads: a broken file refused, a good one taken"
+
+# The service list.  The links' directory is one the dropped user may
+# write (sticky, as /tmp).
+mkdir "$tmp/links" && chmod 1777 "$tmp/links"
+link="$tmp/links/added"
+conf "[ircomm added]
+pty $link"
+kill -HUP $pa
+wait_for "$tmp/irdad-a.err" 'SIGHUP: \[ircomm added\] started'
+slave=$(readlink "$link") || fail "SIGHUP: the added endpoint has no link"
+[ -c "$slave" ] || fail "SIGHUP: the added endpoint's link leads to $slave, not a pty"
+conf "[ircomm added]
+pty $link
+wire 3wire"
+kill -HUP $pa
+wait_for "$tmp/irdad-a.err" 'SIGHUP: \[ircomm added\] restarted with its new settings'
+slave2=$(readlink "$link") || fail "SIGHUP: the changed endpoint lost its link"
+[ -c "$slave2" ] && [ "$slave2" != "$slave" ] || fail "SIGHUP: the changed endpoint has no new pty"
+conf ''
+kill -HUP $pa
+wait_for "$tmp/irdad-a.err" 'SIGHUP: \[ircomm added\] stopped'
+wait_for "$tmp/irdad-a.err" 'SIGHUP: .* 0 endpoints added, 0 changed, 1 removed'
+[ -e "$link" ] || [ -L "$link" ] && fail "SIGHUP: the removed endpoint's link is still there"
+kill -0 $pa 2>/dev/null || fail "irdad died reloading its service list"
+echo "SIGHUP: an endpoint added ($slave), changed ($slave2), removed"
 
 kill -TERM $pb
 wait $pb

@@ -96,6 +96,9 @@ struct irdad {
 static const char *const api_calls[] = {
 	"accept4", "accept", "recvmsg", "sendmsg", "recvfrom", "sendto",
 	"socketpair", "shutdown", "getsockopt", "setsockopt", "readlink", "readlinkat",
+	/* an endpoint a SIGHUP adds: its pty, its link, the watch on its slave */
+	"openat", "symlinkat", "symlink", "renameat", "renameat2", "rename", "mkdirat", "mkdir",
+	"inotify_init1", "inotify_add_watch", "inotify_rm_watch",
 };
 
 static void usage(FILE *f)
@@ -656,6 +659,126 @@ static void apply_runtime(struct irdad *d)
 		eloop_timer_arm_in(d->h.loop, &d->discovery, 0);
 }
 
+/* --- SIGHUP: the service list ------------------------------------------ */
+
+/* The running endpoint of this service and name, or NULL. */
+static void *running_endpoint(struct irdad *d, const struct irdad_endpoint *ep)
+{
+	if (ep->service == IRDAD_SVC_IRNET) {
+		for (size_t i = 0; i < d->nirnet; i++)
+			if (strcmp(irnet_ep_name(d->irnet[i]), ep->name) == 0)
+				return d->irnet[i];
+	} else {
+		for (size_t i = 0; i < d->nircomm; i++)
+			if (strcmp(ircomm_pty_name(d->ircomm[i]), ep->name) == 0)
+				return d->ircomm[i];
+	}
+	return NULL;
+}
+
+/* Opens and starts one endpoint of the new list, unprivileged: its pty
+ * is ours to make, its link only where this user may write.  NULL (and
+ * the reason logged) if not. */
+static void *open_running(struct irdad *d, const struct irdad_endpoint *ep)
+{
+	struct irnet_ep *ie = NULL;
+	struct ircomm_pty *cp = NULL;
+	int rc;
+
+	if (ep->service == IRDAD_SVC_IRNET) {
+		rc = irnet_ep_open_pty(ep, &d->h.log, &ie, d->errbuf, sizeof(d->errbuf));
+		if (rc == 0 && irnet_ep_start(ie, d->h.loop, d->stk, d->errbuf, sizeof(d->errbuf)) < 0) {
+			irnet_ep_free(ie);
+			rc = -1;
+		}
+	} else {
+		rc = ircomm_pty_open(ep, &d->h.log, &cp, d->errbuf, sizeof(d->errbuf));
+		if (rc == 0 && (rc = ircomm_pty_start(cp, d->h.loop, d->stk)) < 0) {
+			snprintf(d->errbuf, sizeof(d->errbuf), "start: %s", strerror(-rc));
+			ircomm_pty_free(cp);
+		}
+	}
+	if (rc < 0) {
+		log_msg(&d->h.log, LOG_LEVEL_ERROR, "SIGHUP: [%s %s]: %s", irdad_service_name(ep->service),
+			ep->name, d->errbuf);
+		return NULL;
+	}
+	return ep->service == IRDAD_SVC_IRNET ? (void *)ie : (void *)cp;
+}
+
+/* Frees an old endpoint; says so when the new list no longer has it. */
+static void stop_running(struct irdad *d, enum irdad_service svc, void *obj, const char *name)
+{
+	bool listed = false;
+	for (size_t i = 0; i < d->cfg.nendpoints; i++)
+		listed |= d->cfg.ep[i].service == svc && strcmp(d->cfg.ep[i].name, name) == 0;
+	if (!listed)
+		log_msg(&d->h.log, LOG_LEVEL_INFO, "SIGHUP: [%s %s] stopped", irdad_service_name(svc),
+			name);
+	if (svc == IRDAD_SVC_IRNET)
+		irnet_ep_free(obj);
+	else
+		ircomm_pty_free(obj);
+}
+
+/*
+ * Applies the new service list: a kept endpoint runs on untouched; an
+ * added one is opened and started; a changed one is replaced by a new
+ * one (opened first, so that if that fails the old one runs on); one no
+ * longer listed is stopped.  Its pty link is then removed if this user
+ * may (else left, leading nowhere, until the next start replaces it).
+ */
+static void reload_endpoints(struct irdad *d, const struct irdad_config_diff *diff)
+{
+	struct irnet_ep *irnet[IRDAD_ENDPOINTS_MAX];
+	struct ircomm_pty *ircomm[IRDAD_ENDPOINTS_MAX];
+	size_t nirnet = 0, nircomm = 0;
+
+	for (size_t i = 0; i < d->cfg.nendpoints; i++) {
+		const struct irdad_endpoint *ep = &d->cfg.ep[i];
+		void *obj = running_endpoint(d, ep);
+		if (diff->new_ep[i] != IRDAD_EP_KEPT || !obj) {
+			void *fresh = open_running(d, ep);
+			if (fresh) {
+				log_msg(&d->h.log, LOG_LEVEL_INFO, "SIGHUP: [%s %s] %s",
+					irdad_service_name(ep->service), ep->name,
+					obj ? "restarted with its new settings" : "started");
+				obj = fresh; /* the old one is freed below with the unlisted */
+			} else if (obj) {
+				log_msg(&d->h.log, LOG_LEVEL_WARNING, "SIGHUP: [%s %s] runs on with "
+					"its old settings until irdad restarts",
+					irdad_service_name(ep->service), ep->name);
+			}
+		}
+		if (!obj)
+			continue;
+		if (ep->service == IRDAD_SVC_IRNET)
+			irnet[nirnet++] = obj;
+		else
+			ircomm[nircomm++] = obj;
+	}
+	/* the old ones that did not make it into the new arrays: no longer
+	 * listed, or replaced by a new one */
+	for (size_t k = 0; k < d->nirnet; k++) {
+		bool kept = false;
+		for (size_t j = 0; j < nirnet; j++)
+			kept |= irnet[j] == d->irnet[k];
+		if (!kept)
+			stop_running(d, IRDAD_SVC_IRNET, d->irnet[k], irnet_ep_name(d->irnet[k]));
+	}
+	for (size_t k = 0; k < d->nircomm; k++) {
+		bool kept = false;
+		for (size_t j = 0; j < nircomm; j++)
+			kept |= ircomm[j] == d->ircomm[k];
+		if (!kept)
+			stop_running(d, IRDAD_SVC_IRCOMM, d->ircomm[k], ircomm_pty_name(d->ircomm[k]));
+	}
+	memcpy(d->irnet, irnet, nirnet * sizeof(irnet[0]));
+	d->nirnet = nirnet;
+	memcpy(d->ircomm, ircomm, nircomm * sizeof(ircomm[0]));
+	d->nircomm = nircomm;
+}
+
 static void on_hup(struct eloop *loop, int signo, void *ctx)
 {
 	struct irdad *d = ctx;
@@ -679,6 +802,7 @@ static void on_hup(struct eloop *loop, int signo, void *ctx)
 			log_msg(&d->h.log, LOG_LEVEL_WARNING,
 				"SIGHUP: %s changed: it takes effect at the next start",
 				irdad_key_name((enum irdad_key)k));
+	reload_endpoints(d, &diff);
 	log_msg(&d->h.log, LOG_LEVEL_INFO,
 		"SIGHUP: %s read again: %zu endpoints added, %zu changed, %zu removed",
 		d->config_path, diff.added, diff.changed, diff.removed);

@@ -97,6 +97,37 @@ expect_exit 9 "could not be started" nohelper plugin "$PLUGIN" irnet-helper /non
 expect_exit 8 "no IrDA peer found" nopeer $IRNET irnet-device "$TMPDIR/w1-a" irnet-name beta \
 	irnet-discovery-timeout 2 $COMMON
 [ ! -e /run/lock/LCK..w1-a ] || fail "the lock of w1-a was left behind"
+# A station in range that offers no IrNET: an irdad with no endpoints.
+"$IRDAD" -D "$TMPDIR/w1-b" --socket "$TMPDIR/plain.sock" --nickname beta --lock-dir none \
+	--log stderr 2>"$TMPDIR/irdad-plain.err" &
+plain=$!
+expect_exit 8 "do not offer the service (not-offered)" notoffered $IRNET irnet-device "$TMPDIR/w1-a" \
+	irnet-discovery-timeout 5 $COMMON
+kill "$plain"
+wait "$plain" 2>/dev/null || true
+# SIGTERM while connect() waits (a listener nobody calls): pppd ends at
+# once, its helper with it.
+$PPPD $IRNET irnet-device "$TMPDIR/w1-a" irnet-listen $COMMON logfile "$TMPDIR/sigterm.log" \
+	>/dev/null 2>&1 &
+waiting=$!
+wait_cmd 10 grep -q 'listening for a call' "$TMPDIR/sigterm.log" || fail "the listener never listened"
+t0=$(date +%s.%N)
+kill "$waiting"
+rc=0
+wait "$waiting" || rc=$?
+[ "$rc" = 5 ] || fail "SIGTERM while listening: pppd exited $rc, expected 5"
+echo "ok: SIGTERM while waiting for a call: exit 5 after $(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"
+no_helper_left "SIGTERM while listening"
+# SIGKILL of pppd: the helper sees its pty close and ends by itself.
+$PPPD $IRNET irnet-device "$TMPDIR/w1-a" irnet-listen $COMMON logfile "$TMPDIR/sigkill.log" \
+	>/dev/null 2>&1 &
+waiting=$!
+wait_cmd 10 grep -q 'listening for a call' "$TMPDIR/sigkill.log" || fail "the listener never listened"
+kill -9 "$waiting"
+wait "$waiting" 2>/dev/null || true
+wait_cmd 10 no_process "irdad --stdio --device $TMPDIR/w1-a" || fail "the helper outlived a SIGKILLed pppd"
+echo "ok: SIGKILL of pppd: its helper ended by itself"
+rm -f /run/lock/LCK..w1-a   # a killed pppd cannot remove its lock
 }
 
 # ---- 2. IrNET --------------------------------------------------------------
