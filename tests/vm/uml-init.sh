@@ -30,8 +30,12 @@ UML_MODULES="crc-ccitt slhc ppp_generic ppp_async ppp_synctty ppp_deflate bsd_co
 # absolute paths even when the repository lives in, say, /tmp/x.
 keep_visible() {
 	_old_ifs=$IFS
+	# Shortest first: a parent mounted after its child would be skipped
+	# (the child made it exist), hiding the rest of the parent.
+	_sorted=$(printf '%s\n' "${IRNET_VM_KEEP:-}" | tr ':' '\n' |
+		awk 'NF { print length($0) " " $0 }' | sort -n | cut -d' ' -f2- | tr '\n' ':')
 	IFS=:
-	for _k in ${IRNET_VM_KEEP:-}; do
+	for _k in $_sorted; do
 		case $_k in "$1"/*) ;; *) continue ;; esac
 		# Already visible through an earlier keep directory.
 		[ -d "$_k" ] && continue

@@ -87,6 +87,15 @@ main() {
 	case $TIMEOUT in '' | *[!0-9]*) vm_die "$VM_ERROR" "-t wants whole seconds" ;; esac
 
 	check_uml
+	# The repository (hence the build tree of an in-tree build) and an
+	# out-of-tree build named by automake must stay visible.  They come
+	# first: the guest mounts keep directories in this order and skips one
+	# that already exists, so a test's own folder mounted first would hide
+	# the rest of the repository around it (a clone in /tmp lost tests/).
+	add_keep "$here/../.."
+	for _d in "${abs_top_builddir:-}" "${abs_top_srcdir:-}"; do
+		[ -z "$_d" ] || [ ! -d "$_d" ] || add_keep "$_d"
+	done
 	TESTS=''
 	for _t in "$@"; do
 		[ -f "$_t" ] || vm_die "$VM_ERROR" "no such test script: $_t"
@@ -96,12 +105,6 @@ main() {
 		add_keep "$(dirname "$_abs")"
 	done
 	NAMES=$(vm_test_names "$@")
-	# The repository (hence the build tree of an in-tree build) and an
-	# out-of-tree build named by automake must stay visible.
-	add_keep "$here/../.."
-	for _d in "${abs_top_builddir:-}" "${abs_top_srcdir:-}"; do
-		[ -z "$_d" ] || [ ! -d "$_d" ] || add_keep "$_d"
-	done
 
 	_own_res=0
 	[ -n "$RESDIR" ] || _own_res=1
