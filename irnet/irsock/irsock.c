@@ -47,9 +47,6 @@
 /* connect(): irdad gives up first and says why. */
 #define CONNECT_TIMEOUT_MS 20000
 #define IAS_SET_MAX 16
-/* How long closing waits for irdad to send what was written (its
- * bridge's drain timeout is 10 s). */
-#define LINGER_MS 11000
 
 enum ent_state { ST_NEW, ST_LISTENING, ST_CONNECTING, ST_CONNECTED, ST_FAILED };
 
@@ -76,8 +73,6 @@ struct sess {
 	bool watching;
 	pid_t pid;                /* the process that opened it (fork copies it) */
 	pthread_t watcher;
-	uint32_t conns[64];       /* the connections it handed over */
-	size_t nconns;
 };
 
 struct ias_rec {
@@ -103,7 +98,7 @@ struct ent {
 	uint32_t saddr;
 	uint16_t mask;            /* HINT_MASK_SET */
 	int err;                  /* a non-blocking connect's result */
-	int wake_w;               /* ... its placeholder pipe's write end */
+	int wake_w;               /* ... the write end of the pipe its descriptor shows meanwhile */
 	struct ias_rec ias[IAS_SET_MAX];
 	size_t nias;
 };
@@ -188,23 +183,10 @@ static bool sess_unref_locked(struct sess *s)
 	return --s->refs == 0;
 }
 
-/* Whether irdad still lists one of the connections s handed over. */
-static bool sess_conns_open(struct sess *s, struct irnet_status *st)
-{
-	if (irnet_client_status(s->cl, st, REQ_TIMEOUT_MS) < 0)
-		return false;
-	for (size_t i = 0; i < st->n_conns; i++)
-		for (size_t k = 0; k < s->nconns; k++)
-			if (st->conns[i].conn_id == s->conns[k])
-				return true;
-	return false;
-}
-
-/* Ends a session.  irdad drops a session's connections with it, even one
- * still sending what the program wrote before close() (its bridge is
- * flushing), where the kernel went on sending after close: so this waits,
- * at most LINGER_MS, until irdad lists none of the connections the session
- * handed over, then closes it. */
+/* Ends a session.  The connections it handed over are not ended with it:
+ * irdad keeps each until its descriptor closes and its bridge has sent
+ * what the program wrote (docs/irdad-api.md), as the kernel went on
+ * sending after close(). */
 static void sess_finish(struct sess *s)
 {
 	/* In a child made by fork() the watcher thread does not exist, and
@@ -220,26 +202,11 @@ static void sess_finish(struct sess *s)
 	}
 	if (s->ready_w >= 0)
 		g.real.close(s->ready_w);
-	if (s->nconns > 0 && owner) {
-		struct irnet_status *st = malloc(sizeof(*st));
-		for (int waited = 0; st && waited < LINGER_MS && sess_conns_open(s, st);
-		     waited += 20)
-			poll(NULL, 0, 20);
-		free(st);
-	}
 	for (size_t i = 0; i < s->npend; i++)
 		g.real.close(s->pend[i].fd);
 	irnet_client_close(s->cl);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
-}
-
-/* Remembers a connection handed over (under s->lock). */
-static void sess_add_conn(struct sess *s, uint32_t id)
-{
-	if (s->nconns == sizeof(s->conns) / sizeof(s->conns[0]))
-		memmove(s->conns, s->conns + 1, --s->nconns * sizeof(s->conns[0]));
-	s->conns[s->nconns++] = id;
 }
 
 static void ent_put(struct ent *e)
@@ -693,7 +660,6 @@ EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len, int flags)
 			memmove(s->pend, s->pend + 1, --s->npend * sizeof(s->pend[0]));
 			if (read(fd, &b, 1) != 1)
 				log_msg(&g.log, LOG_LEVEL_WARNING, "fd %d: no readiness byte", fd);
-			sess_add_conn(s, ci.conn_id);
 			pthread_mutex_unlock(&s->lock);
 			break;
 		}
@@ -793,7 +759,6 @@ static int do_connect(struct connect_job *j, int *datafd, struct irnet_conn_info
 		log_msg(&g.log, LOG_LEVEL_DEBUG, "fd %d: connect: %s (%s)", j->fd,
 			irnet_client_error(s->cl), strerror(err));
 	} else {
-		sess_add_conn(s, ci->conn_id);
 	}
 	uint32_t saddr = irnet_client_hello(s->cl)->addr;
 	sess_drain(s);
@@ -836,9 +801,9 @@ static void *connect_thread(void *arg)
 		e->err = err;
 		set_state(e, j->fd, ST_FAILED, "failed");
 	}
-	/* Wakes a poll() waiting on the placeholder: it looks at the
+	/* Wakes a poll() waiting on that pipe: it looks at the
 	 * descriptor again and finds the connection (POLLOUT), or the
-	 * placeholder's hang-up when the connect failed. */
+	 * pipe's hang-up when the connect failed. */
 	if (e->wake_w >= 0) {
 		g.real.close(e->wake_w);
 		e->wake_w = -1;
