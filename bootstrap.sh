@@ -37,7 +37,9 @@ PACKAGES=(
 	python3 python3-scipy mandoc iproute2 util-linux procps kmod
 )
 
-say() { printf '== %s\n' "$*"; }
+# Each step's line carries the time since the start (mm:ss), so a slow
+# step shows in CI's log.
+say() { printf '== [%02d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 die() { printf 'bootstrap.sh: %s\n' "$*" >&2; exit 2; }
 
 missing_packages() {
@@ -186,6 +188,7 @@ report_failures() {
 }
 
 summary() {
+	say "every step done"
 	report_failures
 	local line="$passed passed, $failed failed"
 	[ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
