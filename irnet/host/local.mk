@@ -8,7 +8,8 @@ irnet_libirnet_la_SOURCES += \
 	irnet/host/serial.c irnet/host/serial.h \
 	irnet/host/pcap_file.c irnet/host/pcap_file.h \
 	irnet/host/station.c irnet/host/station.h \
-	irnet/host/privdrop.c irnet/host/privdrop.h
+	irnet/host/privdrop.c irnet/host/privdrop.h \
+	irnet/host/path_watch.c irnet/host/path_watch.h
 # libseccomp needs no CFLAGS (pkg-config gives none); only the library.
 irnet_libirnet_la_LIBADD += $(SECCOMP_LIBS)
 
