@@ -42,6 +42,11 @@ tests_unit_test_station_SOURCES = tests/unit/test_station.c
 tests_unit_test_station_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_station_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
+UNIT_TESTS += tests/unit/test_path_watch
+tests_unit_test_path_watch_SOURCES = tests/unit/test_path_watch.c
+tests_unit_test_path_watch_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_path_watch_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
 UNIT_TESTS += tests/unit/test_privdrop
 tests_unit_test_privdrop_SOURCES = tests/unit/test_privdrop.c
 tests_unit_test_privdrop_CFLAGS = $(UNIT_CFLAGS)
