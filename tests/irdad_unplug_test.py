@@ -14,7 +14,8 @@ good (its schedule is the shell's).  Checks, each printed as "ok: ...":
   - the pty stayed in place: same link target, the same descriptor still
     valid (never reopened);
   - while the port was gone, irdad a used almost no CPU (/proc/PID/stat:
-    it waits on inotify, no polling), and a's UUCP lock was released.
+    it waits on inotify, no polling), and a's UUCP lock was released (and
+    taken again once the port was back).
 Prints "bench: unplug_cycles N count" and "bench: unplug_gone_cpu_s X s".
 """
 import os
@@ -166,6 +167,8 @@ def main():
                 sys.exit("FAIL: no records after replug %d (last before the unplug %d, now %d)" %
                          (c, before, rig.last_n))
             rig.pump(0.1)
+        if len(rig.locks()) != len(locks_up):
+            sys.exit("FAIL: after replug %d the locks are %s (up: %s)" % (c, rig.locks(), locks_up))
         survived += 1
         print("ok: cycle %d: records %d .. %d arrived after the replug" % (c, before, rig.last_n))
         sys.stdout.flush()
