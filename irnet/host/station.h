@@ -50,7 +50,9 @@ struct station_app {
 	size_t (*pull)(void *ctx, uint8_t *buf, size_t max);
 	/* The port failed (read error, hang-up, write or speed switch
 	 * failure): err is -errno, msg names the device.  The station has
-	 * stopped reading; the host should end. */
+	 * stopped reading; the host ends, or detaches the port from its
+	 * loop (station_detach_port) and waits for it.  With this set the
+	 * station logs the failure at debug level only: the host says it. */
 	void (*failed)(void *ctx, int err, const char *msg);
 	void *ctx;
 };

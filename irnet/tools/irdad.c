@@ -149,9 +149,11 @@ static void usage(FILE *f)
 	      "  --dongle --speed --min-turnaround --nickname --hints --ias-name --user\n"
 	      "  --group --socket --socket-mode --lock-dir --seccomp --discovery-period\n"
 	      "  --idle-timeout --log (syslog|stderr) --log-level --pcap\n"
+	      "A port that goes away (a USB dongle unplugged) is waited for and reopened;\n"
+	      "the ptys stay (irdad(8), Unplugging).\n"
 	      "Exit: 0 ended by SIGINT or SIGTERM (or --check passed; --stdio: the connection\n"
-	      "came up), 1 the port or the socket failed (--stdio: or no connection), 2 a\n"
-	      "usage or configuration error.\n", f);
+	      "came up), 1 the port could not be opened or the socket failed (--stdio: or no\n"
+	      "connection, or the port failed), 2 a usage or configuration error.\n", f);
 }
 
 /* "/dev/ttyUSB0" -> "ttyUSB0" */
