@@ -5,7 +5,7 @@
 # to b's.  tests/irdad_unplug_test.py checks the stream after each replug
 # (intact, in order, only in-flight data lost), the pty (same link, same
 # descriptor), a's lock released and almost no CPU while the port is
-# gone; here: irdad logged each unplug and replug, runs on with its port
+# gone, an API client's connection ended at the unplug; here: irdad logged each unplug and replug, runs on with its port
 # gone for good, and exits 0 on SIGTERM, saying how often it came back.
 # a is root-started and drops to nobody: the new ptys are root's, so the
 # reopen goes through its privileged opener.
@@ -18,8 +18,8 @@
 
 cycles=3
 start_wire --link-a "$tmp/dev-a" --link-b "$tmp/dev-b" \
-	--unplug a:4000:12000 --unplug a:18500:12000 --unplug a:33000:12000 \
-	--unplug a:47500:600000
+	--unplug a:5000:12000 --unplug a:19500:12000 --unplug a:34000:12000 \
+	--unplug a:48500:600000
 printf '[ircomm modem]\nrole call\npeer nickname "beta"\npty %s\n' "$tmp/ircomm-a" >"$tmp/a.conf"
 printf '[ircomm phone]\nrole listen\npty %s\n' "$tmp/ircomm-b" >"$tmp/b.conf"
 start_irdad alpha "$tmp/dev-a" -c "$tmp/a.conf" -v
@@ -29,7 +29,8 @@ pb=$irdad_pid
 expect_seccomp $pa "irdad a"
 
 "$PYTHON" "$top_srcdir/tests/irdad_unplug_test.py" "$tmp/ircomm-a" "$tmp/ircomm-b" \
-	"$tmp/wire.out" "$pa" "$tmp/lock" $cycles >"$tmp/stream.out" 2>"$tmp/stream.err" ||
+	"$tmp/wire.out" "$pa" "$tmp/lock" $cycles "$tmp/alpha.sock" "$tmp/beta.sock" \
+	>"$tmp/stream.out" 2>"$tmp/stream.err" ||
 	fail "the stream through the unplugs"
 cat "$tmp/stream.out"
 

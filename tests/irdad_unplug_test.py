@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The stream side of tests/irdad-unplug.sh.
 
-Usage: irdad_unplug_test.py PTY_A PTY_B WIRE_OUT PID_A LOCK_DIR CYCLES
+Usage: irdad_unplug_test.py PTY_A PTY_B WIRE_OUT PID_A LOCK_DIR CYCLES SOCK_A SOCK_B
 
 A program on a's IrCOMM pty (the caller) keeps it open from start to end
 and writes numbered records; another on b's (the listener) reads.  Meanwhile
@@ -13,6 +13,10 @@ good (its schedule is the shell's).  Checks, each printed as "ok: ...":
     (and one torn line) per unplug, nothing else;
   - the pty stayed in place: same link target, the same descriptor still
     valid (never reopened);
+  - an API client of a (tests/irdad_client.py) with a stream connection
+    to a listener on b gets DISCONNECTED at the first unplug, reason 2
+    (the link went away) and its socket reads end of file; its session
+    goes on (STATUS answers, link down, then up after the replug);
   - while the port was gone, irdad a used almost no CPU (/proc/PID/stat:
     it waits on inotify, no polling), and a's UUCP lock was released (and
     taken again once the port was back).
@@ -20,10 +24,14 @@ Prints "bench: unplug_cycles N count" and "bench: unplug_gone_cpu_s X s".
 """
 import os
 import re
+import socket
 import select
 import sys
 import time
 import tty
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from irdad_client import MODE, Client  # noqa: E402
 
 RECORD = re.compile(rb"^(\d{8}) ([0-9a-f]{8})$")
 
@@ -139,19 +147,62 @@ def check_stream(got, written, unplugs):
           "corrupted)" % (good, len(got), written, gaps, torn, unplugs))
 
 
+def api_connect(sock_a, sock_b):
+    """A stream connection from a's API to a listener on b's, over the
+    link the IrCOMM stream keeps up."""
+    a_cli = Client(sock_a, "unplug-a", timeout=10)
+    b_lis = Client(sock_b, "unplug-b", timeout=10)
+    b_lis.request("LISTEN", [("MODE", MODE["stream"]), ("CLASS", "Test:Unplug")], "LISTENING")
+    end = time.monotonic() + 10
+    while a_cli.request("STATUS", want="STATUS_REPLY").get("LINK") != 2:
+        if time.monotonic() > end:
+            sys.exit("FAIL: a's link never came up")
+        time.sleep(0.1)
+    beta = a_cli.request("STATUS", want="STATUS_REPLY").get("PEER")
+    conn = a_cli.request("CONNECT", [("DADDR", beta), ("CLASS", "Test:Unplug"),
+                                     ("MODE", MODE["stream"])], "CONNECTION")
+    b_lis.next_event("CONNECTION")
+    a_conn = a_cli.connection_socket(conn)
+    a_conn.settimeout(10)
+    return a_cli, b_lis, conn, a_conn
+
+
+def api_link_lost(a_cli, conn, a_conn):
+    ev = a_cli.next_event("DISCONNECTED")
+    if ev.get("CONN_ID") != conn.get("CONN_ID") or ev.get("REASON") != 2:
+        sys.exit("FAIL: a's API client: %r at the unplug, wanted DISCONNECTED of conn %d, "
+                 "reason 2" % (ev, conn.get("CONN_ID")))
+    try:
+        rest = a_conn.recv(4096)
+    except socket.timeout:
+        sys.exit("FAIL: a's API connection socket did not end at the unplug")
+    if rest != b"":
+        sys.exit("FAIL: a's API connection socket read %r, not end of file" % rest)
+    if a_cli.request("STATUS", want="STATUS_REPLY").get("LINK") == 2:
+        sys.exit("FAIL: a's STATUS says the link is up with the port gone")
+    print("ok: a's API client: DISCONNECTED reason 2 (%s) at the unplug, its socket at "
+          "end of file, its session answering STATUS (link down)" % ev.get("TEXT"))
+
+
 def main():
-    pty_a, pty_b, wire_out, pid_a, lock_dir, cycles = sys.argv[1:7]
+    pty_a, pty_b, wire_out, pid_a, lock_dir, cycles, sock_a, sock_b = sys.argv[1:9]
     pid_a, cycles = int(pid_a), int(cycles)
     rig = Rig(pty_a, pty_b, wire_out, pid_a, lock_dir)
+    rig.pump(0.5)
+    a_cli, b_lis, conn, a_conn = api_connect(sock_a, sock_b)
+    if rig.wire_events():
+        sys.exit("FAIL: the API connection was not up before the first unplug")
     survived = 0
     cpu = None
     locks_up = rig.locks()
     for c in range(1, cycles + 1):
         rig.wait_event("unplug", c, 20)
+        if c == 1:
+            api_link_lost(a_cli, conn, a_conn)
+        rig.pump(1.0)   # what was on its way has arrived by now
         before = rig.last_n
         if before < 0:
             sys.exit("FAIL: nothing arrived before unplug %d" % c)
-        rig.pump(1.0)
         gone_locks = rig.locks()
         if len(gone_locks) != len(locks_up) - 1:
             sys.exit("FAIL: a's lock not released while its port is gone (%s, up: %s)" %
@@ -171,6 +222,11 @@ def main():
             rig.pump(0.1)
         if len(rig.locks()) != len(locks_up):
             sys.exit("FAIL: after replug %d the locks are %s (up: %s)" % (c, rig.locks(), locks_up))
+        if c == 1:
+            st = a_cli.request("STATUS", want="STATUS_REPLY")
+            if st.get("LINK") != 2:
+                sys.exit("FAIL: a's API session: link %s after the replug" % st.get("LINK"))
+            print("ok: a's API session kept through the unplug: STATUS says the link is up again")
         survived += 1
         print("ok: cycle %d: records %d .. %d arrived after the replug" % (c, before, rig.last_n))
         sys.stdout.flush()
