@@ -1797,6 +1797,24 @@ uint64_t irlap_deadline(const struct irlap *st)
 	return st->timer == T_NONE ? UINT64_MAX : st->timer_at;
 }
 
+void irlap_port_lost(struct irlap *st, uint64_t now_us)
+{
+	st->now = now_us;
+	switch (st->state) {
+	case IRLAP_NDM:
+	case IRLAP_QUERY:
+	case IRLAP_REPLY:
+		/* no link; a discovery under way ends by its own timers */
+		return;
+	default:
+		log_msg(st->log, LOG_LEVEL_WARNING, "link to 0x%08x lost: the port is gone",
+			st->peer_daddr);
+		to_ndm(st, "port lost", true, IRLAP_REASON_NO_RESPONSE);
+		run_kick(st);
+		return;
+	}
+}
+
 /* ---- requests ---------------------------------------------------------- */
 
 /* Discovery and connect wait for a quiet medium (listen before talk). */

@@ -248,6 +248,12 @@ uint32_t irlap_get_frame_size(const struct irlap *st);
  * -ENOBUFS (DATA queue full), -EINVAL. */
 int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t now_us);
 void irlap_tick(struct irlap *st, uint64_t now_us);
+/* The host lost its port (a USB adapter unplugged): a link, or a
+ * connection being set up, ends at once as a link loss (DISCONNECT,
+ * IRLAP_REASON_NO_RESPONSE) with the queues flushed, instead of after
+ * the link-disconnect threshold; in NDM, QUERY and REPLY nothing
+ * happens (a discovery ends by its timers, finding nobody). */
+void irlap_port_lost(struct irlap *st, uint64_t now_us);
 /* The next time irlap_tick() has work; UINT64_MAX if none. */
 uint64_t irlap_deadline(const struct irlap *st);
 

@@ -33,6 +33,8 @@ irnet_daemon_libirdad_la_SOURCES = \
 irnet_daemon_libirdad_la_SOURCES += irnet/daemon/irnet_ep.c irnet/daemon/irnet_ep.h \
 	irnet/daemon/status_line.c irnet/daemon/status_line.h \
 	irnet/daemon/ircomm_pty.c irnet/daemon/ircomm_pty.h
+# The privileged opener that lets irdad reopen its port after the drop.
+irnet_daemon_libirdad_la_SOURCES += irnet/daemon/port_opener.c irnet/daemon/port_opener.h
 irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
 
 UNIT_TESTS += tests/unit/test_conn_bridge
