@@ -20,8 +20,9 @@
 #     kept on what the descriptor becomes; and one that fails);
 #   - fork (a child writes on the inherited socket and exits) and dup
 #     (the original closed, the duplicate goes on);
-#   - link loss while reading (irwire stopped): the read ends (EOF) and a
-#     write after it fails (EPIPE).
+#   - link loss (irwire stopped): a read gets ECONNRESET once, then EOF, and
+#     writes EPIPE; a client with echoed data it has not read yet reads all
+#     of it (as many bytes as irdad passed it), then ECONNRESET, then EOF.
 # IRSOCK_ECHO_BYTES (default 65536) sets the stream echo's size: the 1 MiB
 # of the issue takes about 3 minutes at 115200 and is run by hand.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -166,21 +167,47 @@ timeout 60 "$irsock" --daemon "$tmp/alpha.sock" "$classic" forkdup "$peer" >"$tm
 	fail "fork and dup: $(cat "$tmp/fd.out")"
 cat "$tmp/fd.out"
 
-# Link loss while reading: irwire stops carrying anything.
+# Link loss (irwire stops carrying anything), two stream connections at
+# once: one blocked in read, one that has not read the echo of its 24000
+# bytes.  The first reads ECONNRESET once, then EOF, then EPIPE on
+# writes; the second, told when irdad a has seen the link go, reads all
+# 24000 bytes (as many as irdad a logs it passed), intact, then
+# ECONNRESET, then EOF.
 on_a hold "$peer" >"$tmp/hold.out" 2>&1 &
 hp=$!
-lpid="$lpid $hp"
+on_a inflight "$peer" 24000 "$tmp/lost" >"$tmp/inflight.out" 2>&1 &
+fp=$!
+lpid="$lpid $hp $fp"
 wait_for "$tmp/hold.out" '^holding'
-kill -STOP "$wpid"
 i=0
-until grep -q '^write after' "$tmp/hold.out"; do
-	i=$((i + 1)); [ $i -gt 300 ] && { kill -CONT "$wpid"; fail "link loss: the read did not end in 30 s"; }
+until grep -q '^holding' "$tmp/inflight.out"; do   # the echo settles: about 10 s
+	i=$((i + 1)); [ $i -gt 600 ] && fail "in flight: not settled in 60 s: $(cat "$tmp/inflight.out")"
 	sleep 0.1
 done
+kill -STOP "$wpid"
+i=0
+until [ "$(grep -c 'bridge fd [0-9]*: connection lost' "$tmp/irdad-alpha.err")" -ge 2 ]; do
+	i=$((i + 1)); [ $i -gt 300 ] && { kill -CONT "$wpid"; fail "link loss: irdad a did not see it in 30 s"; }
+	sleep 0.1
+done
+: >"$tmp/lost"
+wait $hp || { kill -CONT "$wpid"; fail "link loss (hold): $(cat "$tmp/hold.out")"; }
+wait $fp || { kill -CONT "$wpid"; fail "link loss (in flight): $(cat "$tmp/inflight.out")"; }
 kill -CONT "$wpid"
-cat "$tmp/hold.out"
-grep -Eq '^end: EOF after' "$tmp/hold.out" && grep -q '^write after: Broken pipe$' "$tmp/hold.out" ||
-	fail "link loss: not EOF then EPIPE"
-grep -q 'connection [0-9]* .*the link went down' "$tmp/irdad-alpha.err" || fail "a did not log the link loss"
-echo "ok: link loss while reading: EOF, then EPIPE"
+cat "$tmp/hold.out" "$tmp/inflight.out"
+grep -Eq '^end: Connection reset by peer after' "$tmp/hold.out" &&
+	grep -q '^read again: EOF$' "$tmp/hold.out" &&
+	grep -q '^write after: Broken pipe$' "$tmp/hold.out" &&
+	grep -q '^write again: Broken pipe$' "$tmp/hold.out" ||
+	fail "link loss while reading: not ECONNRESET, EOF, then EPIPE"
+grep -q 'connection [0-9]* the link went down' "$tmp/irdad-alpha.err" || fail "a did not log the link loss"
+echo "ok: link loss while reading: ECONNRESET, then EOF, then EPIPE"
+got=$(sed -n 's/^read: \([0-9]*\) bytes of the echo, intact, then Connection reset by peer$/\1/p' "$tmp/inflight.out")
+[ -n "$got" ] && grep -q '^read again: EOF$' "$tmp/inflight.out" ||
+	fail "link loss with data in flight: not the data, then ECONNRESET, then EOF"
+# irdad a's count of what it passed to that client (the larger of the two lost connections)
+sent=$(sed -n 's/.*connection [0-9]* the link went down (\([0-9]*\) bytes to the client.*/\1/p' "$tmp/irdad-alpha.err" | sort -n | tail -1)
+[ "$got" = "$sent" ] || fail "link loss with data in flight: read $got bytes, irdad a passed $sent"
+[ "$got" -eq 24000 ] || fail "link loss with data in flight: $got bytes, not the 24000 echoed"
+echo "ok: link loss with data in flight: all $got bytes, then ECONNRESET, then EOF"
 exit 0

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "conn_bridge.h"
+#include "loopback_pair.h"
 #include "ias.h"
 #include "irdad_config.h"
 #include "irdad_msg.h"
@@ -353,10 +354,12 @@ static const char *reason_text(enum irlmp_reason r)
 static void bridge_closed(void *ctx, struct conn_bridge *b, bool by_peer, enum irlmp_reason reason)
 {
 	struct ar_conn *c = ctx;
-	(void)b;
-	log_msg(c->cl->ar->cfg.log, LOG_LEVEL_INFO, "%s: connection %u %s",
+	const struct conn_bridge_stats *st = conn_bridge_get_stats(b);
+	log_msg(c->cl->ar->cfg.log, LOG_LEVEL_INFO,
+		"%s: connection %u %s (%llu bytes to the client, %llu to the peer)",
 		client_name(c->cl), (unsigned)c->id,
-		by_peer ? reason_text(reason) : "closed by the client");
+		by_peer ? reason_text(reason) : "closed by the client",
+		(unsigned long long)st->bytes_from_peer, (unsigned long long)st->bytes_to_peer);
 	if (by_peer && c->cl->s)
 		send_disconnected(c, reason, reason_text(reason));
 	c->t = NULL;
@@ -419,6 +422,23 @@ static bool conn_socketpair(struct ar_conn *c, int type, int sv[2])
 	return false;
 }
 
+/* A stream's descriptor pair: TCP on the loopback (a link loss can then
+ * read as ECONNRESET, loopback_pair.h); where that fails (no loopback in
+ * this network namespace), a unix socketpair, logged: the client then
+ * reads end of file on a link loss.  *tcp says which. */
+static bool conn_stream_pair(struct ar_conn *c, int sv[2], bool *tcp)
+{
+	int rc = loopback_pair(sv);
+
+	*tcp = rc == 0;
+	if (rc == 0)
+		return true;
+	log_msg(c->cl->ar->cfg.log, LOG_LEVEL_INFO,
+		"connection %u: no TCP pair on 127.0.0.1 (%s): a unix socketpair, where a lost "
+		"link reads as end of file", (unsigned)c->id, strerror(-rc));
+	return conn_socketpair(c, SOCK_STREAM, sv);
+}
+
 static void conn_no_bridge(struct ar_conn *c, const int sv[2])
 {
 	close(sv[0]);
@@ -445,7 +465,7 @@ static void conn_open(struct ar_conn *c, struct ttp *t)
 
 	c->t = t;
 	eloop_timer_cancel(ar->loop, &c->timeout);
-	if (!conn_socketpair(c, sar ? SOCK_SEQPACKET : SOCK_STREAM, sv))
+	if (sar ? !conn_socketpair(c, SOCK_SEQPACKET, sv) : !conn_stream_pair(c, sv, &bc.tcp))
 		return;
 	c->bridge = conn_bridge_new(ar->loop, t, sv[0], &bc, &bridge_ops, c);
 	if (!c->bridge) {
