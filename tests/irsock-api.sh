@@ -6,7 +6,8 @@
 #     irdad: socket(AF_IRDA) fails with EAFNOSUPPORT, and IRSOCK_DEBUG
 #     gives one hint on stderr;
 #   - discovery (IRLMP_ENUMDEVICES: layout, optlen, cut list, a hint
-#     filter nobody matches: EAGAIN);
+#     filter nobody matches: EAGAIN); IRLMP_HINTS_SET: the server's OBEX
+#     bit in beta's discovery answers while it lives, not after;
 #   - IAS: the listener's LsapSel (the LSAP getsockname gave), attributes
 #     set with IRLMP_IAS_SET (own object and another class), one deleted
 #     (IRLMP_IAS_DEL), a missing class (EADDRNOTAVAIL), irdad's Device;
@@ -23,15 +24,12 @@
 #   - link loss (irwire stopped): a read gets ECONNRESET once, then EOF, and
 #     writes EPIPE; a client with echoed data it has not read yet reads all
 #     of it (as many bytes as irdad passed it), then ECONNRESET, then EOF.
-# IRSOCK_ECHO_BYTES (default 65536) sets the stream echo's size: the 1 MiB
-# of the issue takes about 3 minutes at 115200 and is run by hand.
+# IRSOCK_ECHO_BYTES (default 65536) sets the stream echo's size; the 1 MiB
+# echo of the issue is tests/irsock-echo.sh.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
-irsock="$abs_top_builddir/irnet/irsock/irsock"
-classic="$abs_top_builddir/tests/irsock_classic"
-IRSOCK_LIBRARY="$abs_top_builddir/irnet/irsock/.libs/libirsock.so"
-export IRSOCK_LIBRARY
-for p in "$irsock" "$classic" "$IRSOCK_LIBRARY"; do [ -e "$p" ] || fail "$p not built"; done
+. "${top_srcdir:-.}/tests/irsock-lib.sh"
+irsock_paths
 echo_bytes=${IRSOCK_ECHO_BYTES:-65536}
 
 # The wrapper.
@@ -65,18 +63,17 @@ start_irdad alpha "$a" -c "$tmp/a.conf" -v
 start_irdad beta "$b" -c "$tmp/b.conf" -v
 on_a() { "$irsock" --daemon "$tmp/alpha.sock" "$classic" "$@"; }
 
-"$irsock" -v --daemon "$tmp/beta.sock" "$classic" serve >"$tmp/serve.out" 2>"$tmp/serve.err" &
-lpid="$lpid $!"
-wait_for "$tmp/serve.out" '^serving'
-lsap=$(sed -n 's/^listening: IrsockStream on LSAP 0x\(..\)$/\1/p' "$tmp/serve.out")
-[ -n "$lsap" ] || fail "the server printed no LSAP"
-
-timeout 30 "$irsock" --daemon "$tmp/alpha.sock" "$classic" discover >"$tmp/disc.out" 2>"$tmp/disc.err" ||
-	fail "discover: $(cat "$tmp/disc.out")"
+irsock_serve beta
+irsock_discover alpha beta
 cat "$tmp/disc.out"
 grep -Eq '^device 0x[0-9a-f]{8} "beta" hints [0-9a-f]{4} charset 0 saddr 0x[0-9a-f]{8}$' "$tmp/disc.out" ||
 	fail "discover: beta not listed as irdad advertises it"
-peer=$(sed -n 's/^device \(0x[0-9a-f]*\) "beta".*/\1/p' "$tmp/disc.out")
+# IRLMP_HINTS_SET: the server's listeners set 0x80 0x20 (extension, OBEX), as
+# ircp -r does; beta's own hints are 0x84 0x04 (Computer; IrCOMM for its
+# [ircomm] listener): while the server lives, a's fresh discovery sees 8424.
+h=$(irsock_hints alpha beta)
+[ "$h" = 8424 ] || fail "IRLMP_HINTS_SET: beta announced '$h' while the server ran, not 8424: $(cat "$tmp/stations.out")"
+echo "ok: IRLMP_HINTS_SET: beta announces OBEX (hints $h) while the program lives"
 
 timeout 60 sh -c "
 	'$irsock' --daemon '$tmp/alpha.sock' '$classic' ias $peer IrsockStream IrDA:TinyTP:LsapSel
@@ -210,4 +207,11 @@ sent=$(sed -n 's/.*connection [0-9]* the link went down (\([0-9]*\) bytes to the
 [ "$got" = "$sent" ] || fail "link loss with data in flight: read $got bytes, irdad a passed $sent"
 [ "$got" -eq 24000 ] || fail "link loss with data in flight: $got bytes, not the 24000 echoed"
 echo "ok: link loss with data in flight: all $got bytes, then ECONNRESET, then EOF"
+
+# The server gone, its sessions end: beta's hints are its own again.
+kill "$serve_pid"
+wait "$serve_pid" 2>/dev/null
+h=$(irsock_hints alpha beta)
+[ "$h" = 8404 ] || fail "IRLMP_HINTS_SET: beta announced '$h' after the server ended, not 8404: $(cat "$tmp/stations.out")"
+echo "ok: IRLMP_HINTS_SET: the OBEX bit gone with the program (hints $h)"
 exit 0

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/select.h>
@@ -584,6 +585,26 @@ static int hold(unsigned int daddr)
 {
 	int fd = connect_to(SOCK_STREAM, daddr, "IrsockStream");
 	char b[64];
+	/* the descriptor is a TCP socket underneath: the library must still
+	 * answer as an AF_IRDA one */
+	int v = 0;
+	socklen_t len = sizeof(v);
+	check(getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &v, &len) == 0 && v == AF_IRDA,
+	      "connected stream: SO_DOMAIN is AF_IRDA");
+	len = sizeof(v);
+	check(getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &len) == 0 && v == SOCK_STREAM,
+	      "connected stream: SO_TYPE is SOCK_STREAM");
+	struct sockaddr_irda me;
+	len = sizeof(me);
+	check(getsockname(fd, (struct sockaddr *)&me, &len) == 0 && len == sizeof(me) &&
+		      me.sir_family == AF_IRDA,
+	      "connected stream: getsockname is AF_IRDA");
+	len = sizeof(v);
+	check(getsockopt(fd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &v, &len) < 0 &&
+		      errno == ENOPROTOOPT,
+	      "connected stream: a TCP option is ENOPROTOOPT, as on af_irda");
+	printf("ok: a connected stream answers as AF_IRDA (SO_DOMAIN, SO_TYPE, getsockname, "
+	       "TCP options)\n");
 	check(write(fd, "hold", 4) == 4, "write");
 	size_t got = 0;
 	while (got < 4) {
@@ -644,8 +665,14 @@ static int inflight(unsigned int daddr, size_t total, const char *flag)
 	}
 	printf("holding: %d bytes queued\n", queued);
 	fflush(stdout);
-	while (access(flag, F_OK) != 0)
+	/* bounded, so that a test that failed meanwhile leaves nothing behind */
+	for (int waited = 0; access(flag, F_OK) != 0; waited++) {
+		if (waited > 1200) {
+			printf("FAIL: %s did not appear in 120 s\n", flag);
+			return 1;
+		}
 		usleep(100000);
+	}
 	size_t got = 0;
 	ssize_t r;
 	while ((r = read(fd, buf, total)) > 0) {
