@@ -22,7 +22,7 @@
 #   - fork (a child writes on the inherited socket and exits) and dup
 #     (the original closed, the duplicate goes on);
 #   - link loss (irwire stopped): a read gets ECONNRESET once, then EOF, and
-#     writes EPIPE; a client with echoed data it has not read yet reads all
+#     writes EPIPE; poll then SO_ERROR gives ECONNRESET, the read then EOF; a client with echoed data it has not read yet reads all
 #     of it (as many bytes as irdad passed it), then ECONNRESET, then EOF.
 # IRSOCK_ECHO_BYTES (default 65536) sets the stream echo's size; the 1 MiB
 # echo of the issue is tests/irsock-echo.sh.
@@ -172,10 +172,13 @@ cat "$tmp/fd.out"
 # ECONNRESET, then EOF.
 on_a hold "$peer" >"$tmp/hold.out" 2>&1 &
 hp=$!
+on_a hold "$peer" soerror >"$tmp/hold-soerror.out" 2>&1 &
+sp=$!
 on_a inflight "$peer" 24000 "$tmp/lost" >"$tmp/inflight.out" 2>&1 &
 fp=$!
-lpid="$lpid $hp $fp"
+lpid="$lpid $hp $sp $fp"
 wait_for "$tmp/hold.out" '^holding'
+wait_for "$tmp/hold-soerror.out" '^holding'
 i=0
 until grep -q '^holding' "$tmp/inflight.out"; do   # the echo settles: about 10 s
 	i=$((i + 1)); [ $i -gt 600 ] && fail "in flight: not settled in 60 s: $(cat "$tmp/inflight.out")"
@@ -183,15 +186,16 @@ until grep -q '^holding' "$tmp/inflight.out"; do   # the echo settles: about 10 
 done
 kill -STOP "$wpid"
 i=0
-until [ "$(grep -c 'bridge fd [0-9]*: connection lost' "$tmp/irdad-alpha.err")" -ge 2 ]; do
+until [ "$(grep -c 'bridge fd [0-9]*: connection lost' "$tmp/irdad-alpha.err")" -ge 3 ]; do
 	i=$((i + 1)); [ $i -gt 300 ] && { kill -CONT "$wpid"; fail "link loss: irdad a did not see it in 30 s"; }
 	sleep 0.1
 done
 : >"$tmp/lost"
 wait $hp || { kill -CONT "$wpid"; fail "link loss (hold): $(cat "$tmp/hold.out")"; }
 wait $fp || { kill -CONT "$wpid"; fail "link loss (in flight): $(cat "$tmp/inflight.out")"; }
+wait $sp || { kill -CONT "$wpid"; fail "link loss (SO_ERROR): $(cat "$tmp/hold-soerror.out")"; }
 kill -CONT "$wpid"
-cat "$tmp/hold.out" "$tmp/inflight.out"
+cat "$tmp/hold.out" "$tmp/inflight.out" "$tmp/hold-soerror.out"
 grep -Eq '^end: Connection reset by peer after' "$tmp/hold.out" &&
 	grep -q '^read again: EOF$' "$tmp/hold.out" &&
 	grep -q '^write after: Broken pipe$' "$tmp/hold.out" &&
@@ -199,10 +203,14 @@ grep -Eq '^end: Connection reset by peer after' "$tmp/hold.out" &&
 	fail "link loss while reading: not ECONNRESET, EOF, then EPIPE"
 grep -q 'connection [0-9]* the link went down' "$tmp/irdad-alpha.err" || fail "a did not log the link loss"
 echo "ok: link loss while reading: ECONNRESET, then EOF, then EPIPE"
+grep -q '^SO_ERROR: Connection reset by peer$' "$tmp/hold-soerror.out" &&
+	grep -q '^end: EOF after' "$tmp/hold-soerror.out" ||
+	fail "link loss, SO_ERROR after poll: not ECONNRESET, then EOF"
+echo "ok: link loss, poll then SO_ERROR: ECONNRESET, then the read EOF"
 got=$(sed -n 's/^read: \([0-9]*\) bytes of the echo, intact, then Connection reset by peer$/\1/p' "$tmp/inflight.out")
 [ -n "$got" ] && grep -q '^read again: EOF$' "$tmp/inflight.out" ||
 	fail "link loss with data in flight: not the data, then ECONNRESET, then EOF"
-# irdad a's count of what it passed to that client (the larger of the two lost connections)
+# irdad a's count of what it passed to that client (the largest of the three lost connections)
 sent=$(sed -n 's/.*connection [0-9]* the link went down (\([0-9]*\) bytes to the client.*/\1/p' "$tmp/irdad-alpha.err" | sort -n | tail -1)
 [ "$got" = "$sent" ] || fail "link loss with data in flight: read $got bytes, irdad a passed $sent"
 [ "$got" -eq 24000 ] || fail "link loss with data in flight: $got bytes, not the 24000 echoed"

@@ -11,7 +11,8 @@
  *   irsock_classic refused ADDR          connects that must fail
  *   irsock_classic nonblock ADDR         non-blocking connect, both ends
  *   irsock_classic forkdup ADDR          the socket across fork and dup
- *   irsock_classic hold ADDR             connects, then reads until the end
+ *   irsock_classic hold ADDR [soerror]   connects, then reads until the end
+ *                                        (soerror: polls and asks SO_ERROR first)
  *   irsock_classic inflight ADDR BYTES FILE   writes BYTES, reads nothing until
  *                                        FILE exists, then reads to the end
  *   irsock_classic nosock                socket(AF_IRDA) with no irdad
@@ -581,7 +582,7 @@ static const char *outcome(ssize_t r, int err)
 /* Connects, checks one echo, then reads until the connection ends: how
  * it ended is the line printed ("end: EOF" or "end: ERROR"), then what a
  * second read, a write and a second write give. */
-static int hold(unsigned int daddr)
+static int hold(unsigned int daddr, int soerror)
 {
 	int fd = connect_to(SOCK_STREAM, daddr, "IrsockStream");
 	char b[64];
@@ -616,6 +617,18 @@ static int hold(unsigned int daddr)
 	printf("holding\n");
 	fflush(stdout);
 	double t0 = now_s();
+	if (soerror) {
+		/* as non-blocking programs do: poll, then ask SO_ERROR */
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		while (poll(&p, 1, -1) < 0)
+			if (errno != EINTR)
+				die("poll");
+		int e = 0;
+		len = sizeof(e);
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0)
+			die("SO_ERROR");
+		printf("SO_ERROR: %s\n", e ? strerror(e) : "0");
+	}
 	ssize_t r = read(fd, b, sizeof(b));
 	int err = errno;
 	printf("end: %s after %.1f s\n", outcome(r, err), now_s() - t0);
@@ -781,7 +794,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "forkdup") == 0)
 		return forkdup(parse_addr(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "hold") == 0)
-		return hold(parse_addr(argv[2]));
+		return hold(parse_addr(argv[2]), 0);
+	if (argc == 4 && strcmp(argv[1], "hold") == 0 && strcmp(argv[3], "soerror") == 0)
+		return hold(parse_addr(argv[2]), 1);
 	if (argc == 5 && strcmp(argv[1], "inflight") == 0)
 		return inflight(parse_addr(argv[2]), strtoul(argv[3], NULL, 10), argv[4]);
 	if (argc == 2 && strcmp(argv[1], "nosock") == 0) {

@@ -1041,6 +1041,12 @@ EXPORT int getsockopt(int fd, int level, int name, void *restrict val, socklen_t
 	pthread_mutex_lock(&e->lock);
 	if (level == IRSOCK_SOL_IRLMP) {
 		rc = irlmp_getsockopt(e, fd, name, val, len);
+	} else if (level == SOL_SOCKET && name == SO_ERROR && e->st == ST_CONNECTED) {
+		/* the connection's own socket holds its errors (a reset after a
+		 * lost link: ECONNRESET, taken once, as af_irda's sk->err) */
+		pthread_mutex_unlock(&e->lock);
+		ent_put(e);
+		return g.real.getsockopt(fd, level, name, val, len);
 	} else if (level == SOL_SOCKET && name == SO_ERROR) {
 		rc = opt_int(val, len, e->st == ST_FAILED ? e->err : 0);
 		if (rc == 0 && e->st == ST_FAILED) {
