@@ -146,11 +146,26 @@ static void want_write(struct conn_bridge *b, bool on)
 		eloop_remove_writer(b->loop, b->fd);
 }
 
-/* TinyTP ended without the peer asking (link lost or reset, IrLMP gave
- * up): what af_irda reported as a reset rather than an end of file. */
+/* The connection ended under us, not by the peer's disconnect PDU: the
+ * link lost (0x02), not opened (0x03) or reset (0x04), IrLMP closing it
+ * (0x05) or giving up on an unresponsive peer (0x07): what af_irda
+ * reported as a reset rather than an end of file.  Any other reason is
+ * one a peer's disconnect carries (0x01 "user request" from Linux; a
+ * stranger's 0xff "unspecified" too): the peer ended it, end of file. */
 static bool link_lost(const struct conn_bridge *b)
 {
-	return b->peer_closed && b->reason != IRLMP_REASON_USER;
+	if (!b->peer_closed)
+		return false;
+	switch (b->reason) {
+	case IRLMP_REASON_LAP_DISCONNECT:
+	case IRLMP_REASON_LAP_CONNECT_FAILED:
+	case IRLMP_REASON_LAP_RESET:
+	case IRLMP_REASON_LM_INITIATED:
+	case IRLMP_REASON_NO_RESPONSE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* Ends the client's socket.  A socketpair is shut down: the client reads

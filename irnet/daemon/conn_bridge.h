@@ -40,11 +40,12 @@
  *     whatever the reason;
  *   - a TCP loopback pair (cfg.tcp, loopback_pair.h) waits until the
  *     client's kernel has acknowledged every byte (a reset would discard
- *     the rest), then: the peer disconnected (IrLMP reason "user
- *     request"): a FIN, then a reset: end of file, then EPIPE on a write;
- *     any other reason (the link lost or reset, IrLMP giving up): a reset
+ *     the rest), then: the connection ended under us (IrLMP reason 0x02
+ *     link lost, 0x03, 0x04 reset, 0x05, 0x07 IrLMP giving up): a reset
  *     alone: ECONNRESET once on the next read or write, then end of file
- *     and EPIPE.
+ *     and EPIPE; any other reason is the peer's disconnect (0x01 "user
+ *     request", ...): a FIN, then a reset: end of file, then EPIPE on a
+ *     write.
  * Either way the owner hears `closed` once, and frees the bridge.
  *
  * Does not own: the TinyTP connection's creation (the owner made it and
