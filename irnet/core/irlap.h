@@ -243,6 +243,11 @@ void irlap_media_activity(struct irlap *st, uint64_t now_us, bool in_frame);
 void irlap_frame_error(struct irlap *st, uint64_t now_us);
 /* The I-field size new pulled I-frames get now (adapted to losses). */
 uint32_t irlap_get_frame_size(const struct irlap *st);
+/* The hint bytes we announce in discovery (our XID frames): read, and
+ * replaced from now on (n is 1 or 2; the caller sets hints[0]'s extension
+ * bit when there are 2).  Returns how many were written to out. */
+size_t irlap_get_hints(const struct irlap *st, uint8_t out[2]);
+void irlap_set_hints(struct irlap *st, const uint8_t *hints, size_t n);
 /* Returns 0 or a negative errno: -EBUSY (not in a state that takes this
  * request), -ENOTCONN, -EMSGSIZE (longer than the negotiated data size),
  * -ENOBUFS (DATA queue full), -EINVAL. */

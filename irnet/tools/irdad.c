@@ -107,6 +107,8 @@ struct irdad {
 static const char *const api_calls[] = {
 	"accept4", "accept", "recvmsg", "sendmsg", "recvfrom", "sendto",
 	"socketpair", "shutdown", "getsockopt", "setsockopt", "readlink", "readlinkat",
+	/* a stream connection's TCP pair on 127.0.0.1 (loopback_pair.h) */
+	"socket", "bind", "listen", "connect", "getsockname",
 	/* an endpoint a SIGHUP adds: its pty, its link, the watch on its slave */
 	"openat", "symlinkat", "symlink", "renameat", "renameat2", "rename", "mkdirat", "mkdir",
 	"inotify_init1", "inotify_add_watch", "inotify_rm_watch",

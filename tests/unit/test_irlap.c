@@ -375,6 +375,39 @@ static void discovers_as_initiator(void **state)
 	destroy(h);
 }
 
+/* irlap_set_hints: what the next discovery announces (irdad's HINTS). */
+static void announces_the_hints_set_later(void **state)
+{
+	(void)state;
+	struct h *h = make(OURS, 3, 1000, false);
+	struct irlap_request r = { .type = IRLAP_REQ_DISCOVER, .slots = 6 };
+	struct irlap_xid x;
+	uint8_t got[2];
+
+	assert_int_equal(irlap_get_hints(h->st, got), 1);
+	assert_int_equal(got[0], 0x04);
+	irlap_set_hints(h->st, (const uint8_t[]){ 0x84, 0x20 }, 2);
+	assert_int_equal(irlap_get_hints(h->st, got), 2);
+	assert_int_equal(got[0], 0x84);
+	assert_int_equal(got[1], 0x20);
+	irlap_set_hints(h->st, (const uint8_t[]){ 0x84, 0x20 }, 3); /* not taken */
+	assert_int_equal(irlap_get_hints(h->st, got), 2);
+	assert_int_equal(irlap_request(h->st, &r, 0), 0);
+	run_until(h, 2000000);
+	assert_int_equal(h->nsent, 7); /* 6 slots + the final one, with our info */
+	struct irlap_frame f = parse_sent(&h->sent[6]);
+	assert_int_equal(irlap_xid_parse(&f, &x), 0);
+	assert_true(x.has_info);
+	assert_int_equal(x.info.nhints, 2);
+	assert_int_equal(x.info.hints[0], 0x84);
+	assert_int_equal(x.info.hints[1], 0x20);
+	/* back to one byte */
+	irlap_set_hints(h->st, (const uint8_t[]){ 0x04 }, 1);
+	assert_int_equal(irlap_get_hints(h->st, got), 1);
+	assert_int_equal(got[0], 0x04);
+	destroy(h);
+}
+
 static void address_conflict_runs_a_new_address_round(void **state)
 {
 	struct h *h = make(OURS, 3, 1000, false);
@@ -1582,6 +1615,7 @@ int main(void)
 		cmocka_unit_test(answers_discovery_once_in_its_chosen_slot),
 		cmocka_unit_test(query_timer_returns_responder_to_ndm),
 		cmocka_unit_test(discovers_as_initiator),
+		cmocka_unit_test(announces_the_hints_set_later),
 		cmocka_unit_test(address_conflict_runs_a_new_address_round),
 		cmocka_unit_test(accepts_snrm_and_switches_speed_after_ua),
 		cmocka_unit_test(ignores_snrm_not_for_us),
