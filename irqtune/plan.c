@@ -199,7 +199,11 @@ int irqtune_plan_restore(const struct irqtune_sys *sys,
 			 const struct logger *log, struct irqtune_plan *plan,
 			 bool *gone)
 {
-	for (size_t i = 0; i < st->n; i++) {
+	/* Newest first, the reverse of the order apply recorded and made
+	 * the changes: knobs can be coupled (ftdi_sio reads latency_timer
+	 * as 1 while low_latency is on), so undoing the later one first
+	 * lets the earlier one read back what restore writes. */
+	for (size_t i = st->n; i-- > 0;) {
 		const struct irqtune_entry *e = &st->v[i];
 		char cur[64];
 		gone[i] = false;
