@@ -89,6 +89,13 @@ EXTRA_DIST += tests/irqtune-units.tap
 TESTS += tests/irqtune-vm.sh
 EXTRA_DIST += tests/irqtune-vm.sh tests/vm/guest/irqtune-apply.sh
 
+# A Debian 12 guest with systemd and udev (tests/vm/debian-image.sh) and
+# irqtune from `make install DESTDIR`: boot order, hotplug, resume, stat.
+if RUN_VM_TESTS
+TESTS += tests/irqtune-boot.sh
+endif
+EXTRA_DIST += tests/irqtune-boot.sh tests/vm/guest/irqtune-boot.sh
+
 # The guest half of the benchmark (tests/irqtune-bench.sh): a periodic
 # SCHED_FIFO load and a timed serial sink.
 noinst_PROGRAMS += irqtune/serial-bench
