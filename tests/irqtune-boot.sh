@@ -17,6 +17,7 @@ set -u
 : "${abs_top_srcdir:=$(cd "$top_srcdir" && pwd)}"
 : "${abs_top_builddir:=$(pwd)}"
 vmdir=$abs_top_srcdir/tests/vm
+# shellcheck disable=SC2034 # used by vm-common.sh
 VM_PROG=irqtune-boot
 . "$vmdir/vm-common.sh"
 M=@@irqboot@@

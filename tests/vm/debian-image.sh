@@ -23,6 +23,7 @@
 # callers from building twice.  Exit: 0 ready, 1 failure, 2 usage.
 set -eu
 
+# shellcheck disable=SC2034 # used by vm-common.sh
 VM_PROG=debian-image
 here=$(dirname "$(readlink -f "$0")")
 # shellcheck source=SCRIPTDIR/vm-common.sh
@@ -100,20 +101,30 @@ configure_root() {
 	ln -sf /lib/systemd/systemd "$1/init"
 }
 
-build() {
-	for _tool in debootstrap chroot apt-get dpkg-deb tar cpio; do
-		vm_have "$_tool" || vm_die 1 "$_tool is needed but not installed"
-	done
-	[ "$(id -u)" -eq 0 ] || vm_die 1 "building the Debian image needs root (debootstrap)"
+# Usage: wanted_stamp -> sets _kdir, _mirror and _want (fetching the
+# generic kernel first if it is missing)
+wanted_stamp() {
 	_kdir=$("$here/fetch-kernels.sh" --print-dir generic 2>/dev/null) ||
 		{ "$here/fetch-kernels.sh" >&2 && _kdir=$("$here/fetch-kernels.sh" --print-dir generic); } ||
 		vm_die 1 "no generic kernel (tests/vm/fetch-kernels.sh failed)"
 	_mirror=$(mirror)
 	_want=$(stamp_text "$_kdir" "$_mirror")
-	if is_complete && [ "$_want" = "$(cat "$DIR/stamp")" ]; then
+}
+
+is_current() {
+	is_complete && [ "$_want" = "$(cat "$DIR/stamp")" ]
+}
+
+# Called with the lock held, after wanted_stamp.
+build() {
+	if is_current; then
 		vm_say "up to date in $DIR"
 		return 0
 	fi
+	for _tool in debootstrap chroot apt-get dpkg-deb tar cpio; do
+		vm_have "$_tool" || vm_die 1 "$_tool is needed but not installed"
+	done
+	[ "$(id -u)" -eq 0 ] || vm_die 1 "building the Debian image needs root (debootstrap)"
 	vm_say "building Debian $SUITE ($PACKAGES) from $_mirror"
 	_t0=$(vm_now)
 	stage=$(mktemp -d "$VM_CACHE/.debian.new.XXXXXX")
@@ -144,6 +155,12 @@ case ${1:-} in
 	is_complete || { vm_warn "the Debian image is not built yet (run $0)"; exit 1; }
 	;;
 '')
+	wanted_stamp
+	# A current image needs no lock (and no write access to the cache).
+	if is_current; then
+		vm_say "up to date in $DIR"
+		exit 0
+	fi
 	mkdir -p "$VM_CACHE" 2>/dev/null && [ -w "$VM_CACHE" ] ||
 		vm_die 1 "$VM_CACHE is not writable (run as root or set IRNET_VM_CACHE)"
 	exec 8>"$VM_CACHE/.debian.lock"
