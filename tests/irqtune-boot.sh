@@ -8,7 +8,7 @@
 # `systemctl suspend`, and `irqtune stat --watch` during a transfer
 # through ttyS1.  This script drives QEMU's monitor (device_add,
 # device_del, system_wakeup; QMP) and ttyS1 when the guest asks on the
-# console.  About 60 s with a warm cache; building the image once takes
+# console.  65-95 s with a warm cache; building the image once takes
 # about 40 s more.
 # Exit: 0 pass, 1 fail, 77 skip (IRNET_VM_REQUIRE=1 turns skips into
 # failures, as for the other VM tests).
