@@ -243,7 +243,7 @@ expect "stat status" $rc 0
 head -n 1 stat.txt | grep -q 'PER_SEC.*OVERRUN' || fail "stat has no PER_SEC and OVERRUN columns"
 rx1=$(uart_field 1 rx)
 oe=$(uart_field 1 oe)
-echo "kernel ttyS1: rx $rx0 -> $rx1, oe $oe; host bytes read $(wc -c <rx.bin)"
+echo "kernel ttyS1: rx $rx0 -> $rx1, oe $oe; bytes read from ttyS1 $(wc -c <rx.bin)"
 [ "$rx1" -gt "$rx0" ] || fail "ttyS1 received nothing"
 awk '$1 == "ttyS1" { n++; if ($2 != 3) bad = bad " IRQ " $2; if ($4 + 0 > max) max = $4 + 0; oe = $5 }
 	END { printf "%d %s %s %s\n", n, max, oe, bad }' stat.txt >s1.txt
