@@ -32,7 +32,7 @@ PACKAGES=(
 	libgsl-dev libjson-c-dev libcmocka-dev libseccomp-dev libcairo2-dev
 	libumockdev-dev umockdev
 	ppp ppp-dev
-	user-mode-linux qemu-system-x86 busybox-static cpio dash xz-utils binutils
+	user-mode-linux qemu-system-x86 busybox-static cpio dash xz-utils binutils debootstrap
 	socat gammu openobex-apps obexftp jq tshark vsftpd iperf3 nuttcp netpipe-tcp ministat curl ftp inetutils-ftp lftp
 	python3 python3-scipy mandoc iproute2 util-linux procps kmod
 )
@@ -71,6 +71,10 @@ fetch_vm_kernels() {
 	local fetch="$here/tests/vm/fetch-kernels.sh"
 	[ -x "$fetch" ] || return 0
 	"$fetch" --rt || die "could not fetch the VM test kernels"
+	# The Debian 12 guest of tests/irqtune-boot.sh (debootstrap: root only).
+	if [ "$(id -u)" -eq 0 ]; then
+		"$here/tests/vm/debian-image.sh" || die "could not build the Debian VM image"
+	fi
 }
 
 regenerate() {
