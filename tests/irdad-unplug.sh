@@ -27,15 +27,30 @@ pa=$irdad_pid
 start_irdad beta "$tmp/dev-b" -c "$tmp/b.conf" -v
 pb=$irdad_pid
 expect_seccomp $pa "irdad a"
+irdactl="$abs_top_builddir/irnet/tools/irdactl"
+"$irdactl" -s "$tmp/alpha.sock" status >"$tmp/status-up.out" ||
+	fail "irdactl status with the port up"
+grep -qx 'port: up' "$tmp/status-up.out" || fail "irdactl status does not say 'port: up'"
 
 "$PYTHON" "$top_srcdir/tests/irdad_unplug_test.py" "$tmp/ircomm-a" "$tmp/ircomm-b" \
-	"$tmp/wire.out" "$pa" "$tmp/lock" $cycles "$tmp/alpha.sock" "$tmp/beta.sock" \
+	"$tmp/wire.out" "$pa" "$tmp/lock" $cycles "$tmp/alpha.sock" "$tmp/beta.sock" "$tmp/dev-a" \
 	>"$tmp/stream.out" 2>"$tmp/stream.err" ||
 	fail "the stream through the unplugs"
 cat "$tmp/stream.out"
 
 # the port is gone for good now: irdad a waits (alive, still serving)
 kill -0 $pa 2>/dev/null || fail "irdad a ended while its port was gone"
+"$irdactl" -s "$tmp/alpha.sock" status >"$tmp/status-gone.out" ||
+	fail "irdactl status with the port gone"
+grep -Eq "^port: gone since [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} \([0-9]+ s\), waiting for $tmp/dev-a\$" \
+	"$tmp/status-gone.out" || fail "irdactl status with the port gone: $(grep port: "$tmp/status-gone.out")"
+"$irdactl" -s "$tmp/alpha.sock" status --json | "$PYTHON" -c '
+import json, sys
+j = json.load(sys.stdin)
+sys.exit(0 if j.get("port_state") == "gone" and j.get("port_waiting_for") == sys.argv[1] and
+         j.get("port_gone_ms", -1) >= 1000 else "json: %r" % j)' "$tmp/dev-a" ||
+	fail "irdactl status --json with the port gone"
+echo "ok: irdactl status: $(grep '^port:' "$tmp/status-gone.out")"
 gone=$(grep -c "$tmp/dev-a went away (" "$tmp/irdad-alpha.err")
 back=$(grep -c "$tmp/dev-a is back (" "$tmp/irdad-alpha.err")
 [ "$gone" -eq $((cycles + 1)) ] && [ "$back" -eq $cycles ] ||

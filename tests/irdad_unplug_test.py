@@ -167,7 +167,7 @@ def api_connect(sock_a, sock_b):
     return a_cli, b_lis, conn, a_conn
 
 
-def api_link_lost(a_cli, conn, a_conn):
+def api_link_lost(a_cli, conn, a_conn, dev_a):
     ev = a_cli.next_event("DISCONNECTED")
     if ev.get("CONN_ID") != conn.get("CONN_ID") or ev.get("REASON") != 2:
         sys.exit("FAIL: a's API client: %r at the unplug, wanted DISCONNECTED of conn %d, "
@@ -178,14 +178,21 @@ def api_link_lost(a_cli, conn, a_conn):
         sys.exit("FAIL: a's API connection socket did not end at the unplug")
     if rest != b"":
         sys.exit("FAIL: a's API connection socket read %r, not end of file" % rest)
-    if a_cli.request("STATUS", want="STATUS_REPLY").get("LINK") == 2:
+    st = a_cli.request("STATUS", want="STATUS_REPLY")
+    if st.get("LINK") == 2:
         sys.exit("FAIL: a's STATUS says the link is up with the port gone")
+    if (st.get("PORT_STATE") != 1 or st.get("PORT_PATH") != dev_a or
+            not 0 <= st.get("PORT_GONE_MS", -1) < 20000):
+        sys.exit("FAIL: a's STATUS with the port gone: PORT_STATE %r, PORT_GONE_MS %r, "
+                 "PORT_PATH %r (wanted 1, under 20000, %s)" %
+                 (st.get("PORT_STATE"), st.get("PORT_GONE_MS"), st.get("PORT_PATH"), dev_a))
     print("ok: a's API client: DISCONNECTED reason 2 (%s) at the unplug, its socket at "
-          "end of file, its session answering STATUS (link down)" % ev.get("TEXT"))
+          "end of file, its session answering STATUS (link down; port gone for %d ms, "
+          "waiting for %s)" % (ev.get("TEXT"), st.get("PORT_GONE_MS"), st.get("PORT_PATH")))
 
 
 def main():
-    pty_a, pty_b, wire_out, pid_a, lock_dir, cycles, sock_a, sock_b = sys.argv[1:9]
+    pty_a, pty_b, wire_out, pid_a, lock_dir, cycles, sock_a, sock_b, dev_a = sys.argv[1:10]
     pid_a, cycles = int(pid_a), int(cycles)
     rig = Rig(pty_a, pty_b, wire_out, pid_a, lock_dir)
     rig.pump(0.5)
@@ -198,7 +205,7 @@ def main():
     for c in range(1, cycles + 1):
         rig.wait_event("unplug", c, 20)
         if c == 1:
-            api_link_lost(a_cli, conn, a_conn)
+            api_link_lost(a_cli, conn, a_conn, dev_a)
         rig.pump(1.0)   # what was on its way has arrived by now
         before = rig.last_n
         if before < 0:
@@ -226,7 +233,11 @@ def main():
             st = a_cli.request("STATUS", want="STATUS_REPLY")
             if st.get("LINK") != 2:
                 sys.exit("FAIL: a's API session: link %s after the replug" % st.get("LINK"))
-            print("ok: a's API session kept through the unplug: STATUS says the link is up again")
+            if st.get("PORT_STATE") != 0 or st.get("PORT_GONE_MS") is not None:
+                sys.exit("FAIL: a's STATUS after the replug: PORT_STATE %r, PORT_GONE_MS %r" %
+                         (st.get("PORT_STATE"), st.get("PORT_GONE_MS")))
+            print("ok: a's API session kept through the unplug: STATUS says the link is up "
+                  "again, the port up")
         survived += 1
         print("ok: cycle %d: records %d .. %d arrived after the replug" % (c, before, rig.last_n))
         sys.stdout.flush()

@@ -749,6 +749,8 @@ static void on_port_watch(void *ctx)
 	d->h.port = port;
 	d->port_gone = false;
 	reopen_reset(d);
+	if (d->ar)
+		api_requests_port_state(d->ar, false, NULL);
 	d->replugs++;
 	path_watch_stop(d->watch);
 	remember_resolved(d);
@@ -780,6 +782,8 @@ static void on_port_lost(struct eloop *loop, void *ctx)
 	d->unplugs++;
 	d->port_gone = true;
 	reopen_reset(d);
+	if (d->ar)
+		api_requests_port_state(d->ar, true, d->cfg.device);
 	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s went away (%s): links ended, ptys kept; "
 		"waiting for it to come back", d->cfg.device, d->port_why);
 	station_detach_port(stack_station(d->stk));
