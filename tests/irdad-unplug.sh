@@ -8,7 +8,8 @@
 # gone, an API client's connection ended at the unplug; here: irdad logged each unplug and replug, runs on with its port
 # gone for good, and exits 0 on SIGTERM, saying how often it came back.
 # a is root-started and drops to nobody: the new ptys are root's, so the
-# reopen goes through its privileged opener.
+# reopen goes through its privileged opener, which runs under its own
+# seccomp filter (checked; the replugs show the filter lets it work).
 #
 # Each cycle lasts about 14 s: b, the secondary, holds the link until its
 # link-disconnect time (12 s) and answers no discovery before, so a
@@ -27,6 +28,11 @@ pa=$irdad_pid
 start_irdad beta "$tmp/dev-b" -c "$tmp/b.conf" -v
 pb=$irdad_pid
 expect_seccomp $pa "irdad a"
+# its privileged opener (still root) runs under its own allow-list
+opener=$(pgrep -P $pa -x irdad-opener) || fail "irdad a has no opener process"
+expect_seccomp $opener "irdad a's opener"
+[ "$(awk '/^Uid:/ { print $3 }' /proc/$opener/status)" = 0 ] || fail "the opener is not root"
+echo "ok: irdad a's opener (PID $opener) runs as root under seccomp (Seccomp: 2)"
 irdactl="$abs_top_builddir/irnet/tools/irdactl"
 "$irdactl" -s "$tmp/alpha.sock" status >"$tmp/status-up.out" ||
 	fail "irdactl status with the port up"

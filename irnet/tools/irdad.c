@@ -584,7 +584,8 @@ static int open_served(struct hostcli *h, void *ctx)
 	/* root now, not later: the opener keeps it to reopen the port */
 	remember_resolved(d);
 	if (geteuid() == 0 &&
-	    port_opener_start(d->cfg.device, &d->opener, d->errbuf, sizeof(d->errbuf)) < 0) {
+	    port_opener_start(d->cfg.device, h->seccomp, &d->opener, d->errbuf,
+			      sizeof(d->errbuf)) < 0) {
 		fprintf(stderr, "irdad: %s\n", d->errbuf);
 		return EXIT_JOB;
 	}
