@@ -2,7 +2,7 @@
 # The dongle goes away (issue 16, point 4): two irdad over irwire, a's
 # port unplugged and plugged back by irwire --unplug while a program
 # streams numbered records through a's [ircomm] pty (kept open throughout)
-# to b's.  tests/irdad_unplug_test.py checks the stream after each replug
+# to b's, and numbered PPP frames through a's [irnet] pty to b's.  tests/irdad_unplug_test.py checks the stream after each replug
 # (intact, in order, only in-flight data lost), the pty (same link, same
 # descriptor), a's lock released and almost no CPU while the port is
 # gone, an API client's connection ended at the unplug; here: irdad logged each unplug and replug, runs on with its port
@@ -23,6 +23,8 @@ start_wire --link-a "$tmp/dev-a" --link-b "$tmp/dev-b" \
 	--unplug a:48500:600000
 printf '[ircomm modem]\nrole call\npeer nickname "beta"\npty %s\n' "$tmp/ircomm-a" >"$tmp/a.conf"
 printf '[ircomm phone]\nrole listen\npty %s\n' "$tmp/ircomm-b" >"$tmp/b.conf"
+printf '[irnet net0]\nrole call\npeer nickname "beta"\npty %s\n' "$tmp/irnet-a" >>"$tmp/a.conf"
+printf '[irnet net0]\nrole listen\npty %s\n' "$tmp/irnet-b" >>"$tmp/b.conf"
 start_irdad alpha "$tmp/dev-a" -c "$tmp/a.conf" -v
 pa=$irdad_pid
 start_irdad beta "$tmp/dev-b" -c "$tmp/b.conf" -v
@@ -40,6 +42,7 @@ grep -qx 'port: up' "$tmp/status-up.out" || fail "irdactl status does not say 'p
 
 "$PYTHON" "$top_srcdir/tests/irdad_unplug_test.py" "$tmp/ircomm-a" "$tmp/ircomm-b" \
 	"$tmp/wire.out" "$pa" "$tmp/lock" $cycles "$tmp/alpha.sock" "$tmp/beta.sock" "$tmp/dev-a" \
+	"$tmp/irnet-a" "$tmp/irnet-b" \
 	>"$tmp/stream.out" 2>"$tmp/stream.err" ||
 	fail "the stream through the unplugs"
 cat "$tmp/stream.out"
