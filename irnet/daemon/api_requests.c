@@ -689,6 +689,10 @@ static void on_listener_ttp(void *ctx, const struct ttp_event *ev)
 		stack_sync(l->cl->ar->stk);
 		return;
 	}
+	/* The connection's events go to it, not to the listener: a
+	 * handed-over connection outlives its listener (CLOSE of the
+	 * listener, the session's end), which is freed then. */
+	ttp_set_handler(ev->ttp, on_conn_ttp, c);
 	conn_open(c, ev->ttp);
 }
 
