@@ -172,6 +172,12 @@ static const scmp_datum_t sanitizer_prctl_options[] = {
 	PR_GET_DUMPABLE, PR_SET_DUMPABLE, PR_SET_PTRACER, PR_SET_PDEATHSIG,
 };
 
+/* A helper under its own list (privdrop_seccomp_only) has none of the
+ * host's calls; the runtime's _exit (ASan's interceptor) takes its
+ * alternate signal stack down first (sigaltstack, munmap): measured
+ * with the port opener exiting, which died of SIGSYS without them. */
+static const char *const sanitizer_exit_calls[] = { "sigaltstack", "munmap" };
+
 static int allow_sanitizer_calls(scmp_filter_ctx ctx, char *err, size_t errlen)
 {
 	int r = allow_names(ctx, sanitizer_allowed, COUNT(sanitizer_allowed),
@@ -261,6 +267,9 @@ static int load_filter(const struct logger *log, const char *what,
 	}
 #if PRIVDROP_SANITIZER_BUILD
 	r = allow_sanitizer_calls(ctx, err, errlen);
+	if (r == 0 && base != allowed)
+		r = allow_names(ctx, sanitizer_exit_calls, COUNT(sanitizer_exit_calls),
+				" (sanitizer runtime)", err, errlen);
 	if (r < 0)
 		goto out;
 #endif
