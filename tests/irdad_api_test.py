@@ -163,6 +163,30 @@ a_sock.close()
 check(done.wait(20), "and the peer read EOF once the descriptor closed")
 b_sock.close()
 
+# the same on the listening side: b's client accepts, then its session
+# ends (its listener goes with it) while it keeps the descriptor.  The
+# connection's later events (data, the caller's disconnect) must reach it,
+# not the freed listener (irdad once sent them there: a use-after-free, and
+# a disconnect lost, whose transport the bridge later freed again)
+b2 = Client(B, "listener2")
+b2.request("LISTEN", [("MODE", MODE["stream"]), ("CLASS", "Test:Outlive")], "LISTENING")
+conn = a_cli.request("CONNECT", [("DADDR", beta), ("CLASS", "Test:Outlive"),
+                                 ("MODE", MODE["stream"])], "CONNECTION")
+inc = b2.next_event("CONNECTION")
+b_sock = b2.connection_socket(inc)
+b2.close()
+done = threading.Event()
+threading.Thread(target=echo_server, args=(b_sock, False, done), daemon=True).start()
+a_sock = a_cli.connection_socket(conn)
+data = pattern(32768, 0x44)
+back = exchange_stream(a_sock, data)
+check(back == data, "after the listener's session closed, its connection echoed 32 KiB intact")
+a_sock.close()
+check(done.wait(20), "and the listener's client read EOF once the caller closed")
+b_sock.close()
+check(b_lis.request("STATUS", [], "STATUS_REPLY").get("LINK") is not None,
+      "irdad b answers STATUS after that connection ended")
+
 # abuse: each kind ends only its own session
 def abuse(what, payload, fds=None, hello=True):
     c = Client(A, "abuser", hello=hello)

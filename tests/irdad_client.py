@@ -26,7 +26,8 @@ ATTR = {1: ("CLIENT", "str"), 2: ("PORT", "str"), 3: ("ADDR", "u32"), 4: ("NICKN
         33: ("OWNER", "str"), 34: ("EVENTS", "u32"), 35: ("ERRNO", "u32"), 36: ("TEXT", "str"),
         37: ("REASON", "u8"), 38: ("PRESENT", "u8"), 39: ("PEER_LSAP", "u8"),
         40: ("PEER_MAX_SDU", "u32"), 41: ("TX_MAX", "u32"), 42: ("NAME", "str"),
-        43: ("SERVICE", "u8"), 44: ("ROLE", "u8"), 45: ("ENDPOINT_ID", "u32")}
+        43: ("SERVICE", "u8"), 44: ("ROLE", "u8"), 45: ("ENDPOINT_ID", "u32"),
+        46: ("PORT_STATE", "u8"), 47: ("PORT_GONE_MS", "u32"), 48: ("PORT_PATH", "str")}
 TAG = {name: (tag, kind) for tag, (name, kind) in ATTR.items()}
 FMT = {"u8": ">B", "u16": ">H", "u32": ">I", "u64": ">Q"}
 MODE = dict(stream=1, sar=2, lmp=3)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The stream side of tests/irdad-unplug.sh.
 
-Usage: irdad_unplug_test.py PTY_A PTY_B WIRE_OUT PID_A LOCK_DIR CYCLES SOCK_A SOCK_B
+Usage: irdad_unplug_test.py PTY_A PTY_B WIRE_OUT PID_A LOCK_DIR CYCLES SOCK_A SOCK_B DEV_A
+                             IRNET_A IRNET_B
 
 A program on a's IrCOMM pty (the caller) keeps it open from start to end
 and writes numbered records; another on b's (the listener) reads.  Meanwhile
@@ -17,6 +18,11 @@ good (its schedule is the shell's).  Checks, each printed as "ok: ...":
     to a listener on b gets DISCONNECTED at the first unplug, reason 2
     (the link went away) and its socket reads end of file; its session
     goes on (STATUS answers, link down, then up after the replug);
+  - a's [irnet] pty (a calls b's, both held open from start to end, as
+    pppd with persist would) carries numbered PPP frames (RFC 1662
+    framing of tests/irdad_irnet_test.py) written every 50 ms: after
+    every replug frames written after the unplug arrive on b, intact and
+    in increasing order; its link and descriptor stay too;
   - while the port was gone, irdad a used almost no CPU (/proc/PID/stat:
     it waits on inotify, no polling), and a's UUCP lock was released (and
     taken again once the port was back).
@@ -32,6 +38,9 @@ import tty
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from irdad_client import MODE, Client  # noqa: E402
+from irdad_irnet_test import Decoder, encode  # noqa: E402
+
+PPP_FRAME = re.compile(rb"^\xff\x03\x00\x21irnet (\d{8})$")
 
 RECORD = re.compile(rb"^(\d{8}) ([0-9a-f]{8})$")
 
@@ -47,8 +56,54 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class IrnetPair:
+    """a's and b's [irnet] ptys: a numbered PPP frame into a's every 50 ms
+    (dropped when the pty is full, as a link that does not take them),
+    b's frames decoded and checked: well formed, numbers increasing."""
+
+    def __init__(self, pty_a, pty_b):
+        self.target_a = os.readlink(pty_a)
+        self.fa = os.open(pty_a, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        self.fb = os.open(pty_b, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(self.fa)
+        tty.setraw(self.fb)
+        self.rdev_a = os.fstat(self.fa).st_rdev
+        self.dec = Decoder()
+        self.next_n = 0
+        self.next_at = 0.0
+        self.last_n = -1
+        self.frames = 0
+
+    def step(self):
+        now = time.monotonic()
+        if now >= self.next_at:
+            self.next_at = now + 0.05
+            try:
+                os.write(self.fa, encode(b"\xff\x03\x00\x21irnet %08d" % self.next_n))
+            except BlockingIOError:
+                pass
+            self.next_n += 1
+        try:
+            while True:
+                self.dec.feed(os.read(self.fb, 65536))
+        except (BlockingIOError, OSError):
+            pass
+        for f in self.dec.frames:
+            m = PPP_FRAME.match(f)
+            if not m:
+                sys.exit("FAIL: IrNET: a frame on b that a did not write: %r" % f[:40])
+            n = int(m.group(1))
+            if n <= self.last_n:
+                sys.exit("FAIL: IrNET: frame %d after %d on b" % (n, self.last_n))
+            self.last_n = n
+            self.frames += 1
+        self.dec.frames = []
+        if self.dec.bad:
+            sys.exit("FAIL: IrNET: %d frames with a bad FCS on b" % self.dec.bad)
+
+
 class Rig:
-    def __init__(self, pty_a, pty_b, wire_out, pid_a, lock_dir):
+    def __init__(self, pty_a, pty_b, wire_out, pid_a, lock_dir, irnet):
         self.wire_out = wire_out
         self.pid_a = pid_a
         self.lock_dir = lock_dir
@@ -63,18 +118,20 @@ class Rig:
         self.got = bytearray()
         self.written = 0   # bytes written into a's pty
         self.last_n = -1   # the last complete record seen on b
+        self.irnet = irnet
 
     def pump(self, seconds):
         """Writes records on a and reads b for this long."""
         end = time.monotonic() + seconds
         while True:
+            self.irnet.step()
             left = end - time.monotonic()
             if left <= 0:
                 return
             if not self.pending:
                 self.pending = b"".join(record(self.next_n + i) for i in range(16))
                 self.next_n += 16
-            r, w, _ = select.select([self.fb], [self.fa], [], min(left, 0.1))
+            r, w, _ = select.select([self.fb, self.irnet.fb], [self.fa], [], min(left, 0.05))
             if w:
                 try:
                     n = os.write(self.fa, self.pending)
@@ -82,7 +139,7 @@ class Rig:
                     self.written += n
                 except BlockingIOError:
                     pass
-            if r:
+            if self.fb in r:
                 try:
                     self.got += os.read(self.fb, 65536)
                 except BlockingIOError:
@@ -167,7 +224,7 @@ def api_connect(sock_a, sock_b):
     return a_cli, b_lis, conn, a_conn
 
 
-def api_link_lost(a_cli, conn, a_conn):
+def api_link_lost(a_cli, conn, a_conn, dev_a):
     ev = a_cli.next_event("DISCONNECTED")
     if ev.get("CONN_ID") != conn.get("CONN_ID") or ev.get("REASON") != 2:
         sys.exit("FAIL: a's API client: %r at the unplug, wanted DISCONNECTED of conn %d, "
@@ -183,16 +240,26 @@ def api_link_lost(a_cli, conn, a_conn):
         pass
     if a_conn.recv(4096) != b"":
         sys.exit("FAIL: a's API connection socket: no end of file after the reset")
-    if a_cli.request("STATUS", want="STATUS_REPLY").get("LINK") == 2:
+    st = a_cli.request("STATUS", want="STATUS_REPLY")
+    if st.get("LINK") == 2:
         sys.exit("FAIL: a's STATUS says the link is up with the port gone")
+    if (st.get("PORT_STATE") != 1 or st.get("PORT_PATH") != dev_a or
+            not 0 <= st.get("PORT_GONE_MS", -1) < 20000):
+        sys.exit("FAIL: a's STATUS with the port gone: PORT_STATE %r, PORT_GONE_MS %r, "
+                 "PORT_PATH %r (wanted 1, under 20000, %s)" %
+                 (st.get("PORT_STATE"), st.get("PORT_GONE_MS"), st.get("PORT_PATH"), dev_a))
     print("ok: a's API client: DISCONNECTED reason 2 (%s) at the unplug, its socket reset "
-          "(ECONNRESET) then at end of file, its session answering STATUS (link down)" % ev.get("TEXT"))
+          "(ECONNRESET) then at end of file, its session answering STATUS (link down; port "
+          "gone for %d ms, waiting for %s)" % (ev.get("TEXT"), st.get("PORT_GONE_MS"),
+                                                st.get("PORT_PATH")))
 
 
 def main():
-    pty_a, pty_b, wire_out, pid_a, lock_dir, cycles, sock_a, sock_b = sys.argv[1:9]
+    (pty_a, pty_b, wire_out, pid_a, lock_dir, cycles, sock_a, sock_b, dev_a, irnet_a,
+     irnet_b) = sys.argv[1:12]
     pid_a, cycles = int(pid_a), int(cycles)
-    rig = Rig(pty_a, pty_b, wire_out, pid_a, lock_dir)
+    irnet = IrnetPair(irnet_a, irnet_b)
+    rig = Rig(pty_a, pty_b, wire_out, pid_a, lock_dir, irnet)
     rig.pump(0.5)
     a_cli, b_lis, conn, a_conn = api_connect(sock_a, sock_b)
     if rig.wire_events():
@@ -200,10 +267,16 @@ def main():
     survived = 0
     cpu = None
     locks_up = rig.locks()
+    end = time.monotonic() + 10
+    while irnet.last_n < 0:
+        if time.monotonic() > end:
+            sys.exit("FAIL: IrNET: no frame on b before the first unplug")
+        rig.pump(0.1)
     for c in range(1, cycles + 1):
         rig.wait_event("unplug", c, 20)
+        irnet_unplug = irnet.next_n
         if c == 1:
-            api_link_lost(a_cli, conn, a_conn)
+            api_link_lost(a_cli, conn, a_conn, dev_a)
         rig.pump(1.0)   # what was on its way has arrived by now
         before = rig.last_n
         if before < 0:
@@ -225,13 +298,24 @@ def main():
                 sys.exit("FAIL: no records after replug %d (last before the unplug %d, now %d)" %
                          (c, before, rig.last_n))
             rig.pump(0.1)
+        while irnet.last_n < irnet_unplug:
+            if time.monotonic() > end:
+                sys.exit("FAIL: IrNET: no frame written after unplug %d arrived (last %d, "
+                         "first after the unplug %d)" % (c, irnet.last_n, irnet_unplug))
+            rig.pump(0.1)
+        print("ok: cycle %d: IrNET frames resumed on b (frame %d; written from %d on after "
+              "the unplug)" % (c, irnet.last_n, irnet_unplug))
         if len(rig.locks()) != len(locks_up):
             sys.exit("FAIL: after replug %d the locks are %s (up: %s)" % (c, rig.locks(), locks_up))
         if c == 1:
             st = a_cli.request("STATUS", want="STATUS_REPLY")
             if st.get("LINK") != 2:
                 sys.exit("FAIL: a's API session: link %s after the replug" % st.get("LINK"))
-            print("ok: a's API session kept through the unplug: STATUS says the link is up again")
+            if st.get("PORT_STATE") != 0 or st.get("PORT_GONE_MS") is not None:
+                sys.exit("FAIL: a's STATUS after the replug: PORT_STATE %r, PORT_GONE_MS %r" %
+                         (st.get("PORT_STATE"), st.get("PORT_GONE_MS")))
+            print("ok: a's API session kept through the unplug: STATUS says the link is up "
+                  "again, the port up")
         survived += 1
         print("ok: cycle %d: records %d .. %d arrived after the replug" % (c, before, rig.last_n))
         sys.stdout.flush()
@@ -244,6 +328,10 @@ def main():
         sys.exit("FAIL: a's descriptor no longer the pty it was")
     print("ok: a's pty stayed in place: %s -> %s, the descriptor opened once and still valid" %
           (pty_a, rig.target_a))
+    if os.readlink(irnet_a) != irnet.target_a or os.fstat(irnet.fa).st_rdev != irnet.rdev_a:
+        sys.exit("FAIL: a's IrNET pty link moved or its descriptor changed")
+    print("ok: IrNET: %d frames in order on b of %d written, a's pty %s -> %s kept with its "
+          "descriptor" % (irnet.frames, irnet.next_n, irnet_a, irnet.target_a))
     check_stream(rig.got, rig.written, cycles)
     if cpu is None or cpu > 1.0:
         sys.exit("FAIL: irdad a used %.2f s of CPU in %.1f s with its port gone (a poll?)" %

@@ -101,6 +101,9 @@ enum irdad_attr_tag {
 	IRDAD_A_SERVICE = 43,     /* u8: enum irdad_attach_service */
 	IRDAD_A_ROLE = 44,        /* u8: enum irdad_attach_role */
 	IRDAD_A_ENDPOINT_ID = 45, /* u32: an ATTACHed endpoint */
+	IRDAD_A_PORT_STATE = 46,  /* u8: enum irdad_port_state (STATUS) */
+	IRDAD_A_PORT_GONE_MS = 47,/* u32: since the port went away (STATUS, gone) */
+	IRDAD_A_PORT_PATH = 48,   /* str: the device path waited for (STATUS, gone) */
 	IRDAD_A_TAG_END           /* first unused tag */
 };
 
@@ -137,6 +140,12 @@ enum irdad_link {
 	IRDAD_LINK_DOWN = 0,
 	IRDAD_LINK_CONNECTING = 1,
 	IRDAD_LINK_UP = 2,
+};
+
+/* The port under the stack: there, or gone (unplugged) and waited for. */
+enum irdad_port_state {
+	IRDAD_PORT_UP = 0,
+	IRDAD_PORT_GONE = 1,
 };
 
 #define IRDAD_WATCH_STATIONS 0x1u

@@ -1030,6 +1030,9 @@ int irnet_client_status(struct irnet_client *cl, struct irnet_status *st, int ti
 	struct irdad_attrs in;
 	irdad_get_u8(as, IRDAD_A_LINK, &st->link);
 	st->has_peer = irdad_get_u32(as, IRDAD_A_PEER, &st->peer);
+	st->has_port_state = irdad_get_u8(as, IRDAD_A_PORT_STATE, &st->port_state);
+	irdad_get_u32(as, IRDAD_A_PORT_GONE_MS, &st->port_gone_ms);
+	irdad_get_str(as, IRDAD_A_PORT_PATH, st->port_path, sizeof(st->port_path));
 	for (size_t i = 0; i < as->n; i++) {
 		const struct irdad_attr *a = &as->a[i];
 		if (a->tag == IRDAD_A_COUNTER && st->n_counters < IRNET_CLIENT_COUNTERS_MAX) {

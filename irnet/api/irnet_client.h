@@ -159,6 +159,11 @@ struct irnet_status {
 	struct irnet_status_counter counters[IRNET_CLIENT_COUNTERS_MAX];
 	size_t n_conns;
 	struct irnet_status_conn conns[IRNET_CLIENT_CONNS_MAX];
+	/* the port (an older irdad does not say: has_port_state false) */
+	bool has_port_state;
+	uint8_t port_state;       /* enum irdad_port_state */
+	uint32_t port_gone_ms;    /* gone: for how long */
+	char port_path[256];      /* gone: the device path waited for ("": not said) */
 };
 
 enum irnet_event_type {

@@ -530,6 +530,12 @@ unsigned long ttp_listener_refused(const struct ttp_listener *l)
 	return l->refused;
 }
 
+void ttp_set_handler(struct ttp *t, ttp_event_fn fn, void *ctx)
+{
+	t->fn = fn;
+	t->ctx = ctx;
+}
+
 void ttp_listener_free(struct ttp_listener *l)
 {
 	if (!l)

@@ -137,7 +137,13 @@ struct ttp_listener *ttp_listen(struct irlmp *lm, uint8_t sel, const struct ttp_
 uint8_t ttp_listener_lsap(const struct ttp_listener *l);
 /* SAR Connects this stream listener refused. */
 unsigned long ttp_listener_refused(const struct ttp_listener *l);
+/* Stops listening; connections it accepted go on (their events still go
+ * to the listener's fn/ctx unless ttp_set_handler moved them). */
 void ttp_listener_free(struct ttp_listener *l);
+/* Sends the events of t to fn/ctx from now on: a connection a listener
+ * accepted (inside its TTP_EV_CONNECTED) whose owner may outlive the
+ * listener's context. */
+void ttp_set_handler(struct ttp *t, ttp_event_fn fn, void *ctx);
 
 struct ttp *ttp_connect(struct irlmp *lm, uint32_t daddr, uint8_t dlsap,
 			const struct ttp_config *cfg, ttp_event_fn fn, void *ctx, uint64_t now_us);

@@ -125,6 +125,10 @@ struct api_requests {
 	/* of the connections already freed (STATUS adds the live ones) */
 	uint64_t rx_dropped, tx_oversize;
 	uint64_t attached_total;    /* endpoints ever ATTACHed */
+	/* the port: gone since port_gone_us, path waited for */
+	bool port_gone;
+	uint64_t port_gone_us;
+	char port_path[256];
 };
 
 void api_requests_config_defaults(struct api_requests_config *cfg)
@@ -711,6 +715,10 @@ static void on_listener_ttp(void *ctx, const struct ttp_event *ev)
 		stack_sync(l->cl->ar->stk);
 		return;
 	}
+	/* The connection's events go to it, not to the listener: a
+	 * handed-over connection outlives its listener (CLOSE of the
+	 * listener, the session's end), which is freed then. */
+	ttp_set_handler(ev->ttp, on_conn_ttp, c);
 	conn_open(c, ev->ttp);
 }
 
@@ -1271,6 +1279,30 @@ static void put_counter(struct irdad_writer *wr, const char *name, uint64_t v)
 	irdad_nest_end(wr);
 }
 
+void api_requests_port_state(struct api_requests *ar, bool gone, const char *path)
+{
+	ar->port_gone = gone;
+	ar->port_gone_us = eloop_now_us();
+	snprintf(ar->port_path, sizeof(ar->port_path), "%s", gone && path ? path : "");
+}
+
+/* STATUS's last attributes: the port there, or gone for how long and
+ * which path is waited for. */
+static void put_port_state(const struct api_requests *ar, struct irdad_writer *wr)
+{
+	uint64_t ms;
+
+	if (!ar->port_gone) {
+		irdad_put_u8(wr, IRDAD_A_PORT_STATE, IRDAD_PORT_UP);
+		return;
+	}
+	ms = (eloop_now_us() - ar->port_gone_us) / 1000;
+	irdad_put_u8(wr, IRDAD_A_PORT_STATE, IRDAD_PORT_GONE);
+	irdad_put_u32(wr, IRDAD_A_PORT_GONE_MS, ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms);
+	if (ar->port_path[0])
+		irdad_put_str(wr, IRDAD_A_PORT_PATH, ar->port_path);
+}
+
 static void req_status(struct ar_client *cl, const struct irdad_msg *m)
 {
 	struct api_requests *ar = cl->ar;
@@ -1335,6 +1367,7 @@ static void req_status(struct ar_client *cl, const struct irdad_msg *m)
 			irdad_nest_end(&wr);
 		}
 	}
+	put_port_state(ar, &wr);
 	char why[160];
 	long n = irdad_write_end(&wr, why, sizeof(why));
 	if (n > 0)

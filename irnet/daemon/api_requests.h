@@ -59,4 +59,8 @@ extern const struct api_server_ops api_requests_server_ops;
  * here: discoveries feed the station log and the waiting DISCOVERs. */
 void api_requests_lap_event(struct api_requests *ar, const struct irlap_event *ev);
 
+/* The port went away (gone: since now, its device path waited for) or
+ * is back: STATUS says so (PORT_STATE, PORT_GONE_MS, PORT_PATH). */
+void api_requests_port_state(struct api_requests *ar, bool gone, const char *path);
+
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -19,6 +20,7 @@
 
 #include "fdpass.h"
 #include "port_opener.h"
+#include "privdrop.h"
 
 #define ANSWER_TIMEOUT_MS 2000
 
@@ -56,7 +58,33 @@ static int32_t open_device(const char *device, int *fd)
 	return 0;
 }
 
-static _Noreturn void helper(int sock, const char *device)
+/* All the helper does once set up, as system calls: take a request
+ * (recv: recvfrom), open the device (openat, read-write, nothing
+ * created: privdrop's rule), check it (fstat: newfstatat or fstat;
+ * isatty: ioctl TCGETS, the only ioctl), answer (sendmsg), close it,
+ * exit; and return from a signal handler's interruption. */
+static const char *const opener_calls[] = {
+	"recvfrom", "recv", "sendmsg", "fstat", "newfstatat", "statx", "close",
+	"rt_sigreturn", "restart_syscall", "exit", "exit_group",
+};
+static const unsigned long opener_ioctls[] = { TCGETS };
+
+/* The filter, then one answer to the daemon waiting in
+ * port_opener_start: 0, or the errno of a filter that could not be
+ * loaded (the helper then exits: no unfiltered root helper). */
+static void confine(int sock, bool seccomp)
+{
+	char err[160];
+	int32_t e = 0;
+
+	if (seccomp)
+		e = -privdrop_seccomp_only(opener_calls, sizeof(opener_calls) / sizeof(opener_calls[0]),
+					   opener_ioctls, 1, err, sizeof(err));
+	if (fdpass_send(sock, &e, sizeof(e), -1) < 0 || e)
+		_exit(1);
+}
+
+static _Noreturn void helper(int sock, const char *device, bool seccomp)
 {
 	sigset_t none;
 
@@ -69,6 +97,7 @@ static _Noreturn void helper(int sock, const char *device)
 	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	prctl(PR_SET_NAME, "irdad-opener");
+	confine(sock, seccomp);
 	for (;;) {
 		char req;
 		int fd;
@@ -89,7 +118,31 @@ static _Noreturn void helper(int sock, const char *device)
 	}
 }
 
-int port_opener_start(const char *device, struct port_opener **out, char *err, size_t errlen)
+/* The helper's first word: its filter is in place (0) or not (errno). */
+static int await_confined(struct port_opener *o, char *err, size_t errlen)
+{
+	struct pollfd pfd = { .fd = o->sock, .events = POLLIN };
+	struct fdpass_fds fds;
+	int32_t e = 0;
+	int flags = 0, r;
+	ssize_t n;
+
+	while ((r = poll(&pfd, 1, ANSWER_TIMEOUT_MS)) < 0 && errno == EINTR)
+		;
+	n = r > 0 ? fdpass_recv(o->sock, &e, sizeof(e), &fds, &flags) : -ETIMEDOUT;
+	if (n > 0)
+		fdpass_close(&fds);
+	if (n != (ssize_t)sizeof(e) || e) {
+		snprintf(err, errlen, "port opener: its seccomp filter: %s",
+			 n == (ssize_t)sizeof(e) ? strerror(e) : n < 0 ? strerror((int)-n) :
+			 "no answer");
+		return n == (ssize_t)sizeof(e) ? -e : n < 0 ? (int)n : -EPIPE;
+	}
+	return 0;
+}
+
+int port_opener_start(const char *device, bool seccomp, struct port_opener **out, char *err,
+		      size_t errlen)
 {
 	int sv[2];
 	struct port_opener *o = calloc(1, sizeof(*o));
@@ -116,9 +169,15 @@ int port_opener_start(const char *device, struct port_opener **out, char *err, s
 		return -e;
 	}
 	if (o->pid == 0)
-		helper(sv[1], device);
+		helper(sv[1], device, seccomp);
 	close(sv[1]);
 	o->sock = sv[0];
+	int r = await_confined(o, err, errlen);
+	if (r < 0) {
+		/* the helper exits when its end of the socket is all there is */
+		port_opener_free(o);
+		return r;
+	}
 	*out = o;
 	return 0;
 }

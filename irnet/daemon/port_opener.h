@@ -8,7 +8,9 @@
  * its socket by opening the one device path it was given at the fork,
  * O_RDWR | O_NOCTTY | O_NONBLOCK, checking that it is a terminal
  * character device, and passing the descriptor back with SCM_RIGHTS, or
- * the errno), and the daemon's side of the exchange (port_opener_open,
+ * the errno), its own seccomp allow-list (privdrop_seccomp_only: only
+ * the calls of that loop, ioctl TCGETS alone, open of an existing file
+ * read-write; nothing of the daemon's list), and the daemon's side of the exchange (port_opener_open,
  * usable as serial_config.open_dev).  The helper ends when the daemon's
  * end of the socket closes (the daemon exited, or port_opener_free).
  *
@@ -21,15 +23,20 @@
 #ifndef IRNET_PORT_OPENER_H
 #define IRNET_PORT_OPENER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 struct port_opener;
 
 /* Forks the helper for device (copied).  Call as root, before the
- * drop and the seccomp filter (it needs fork).  Returns 0 and *out, or
- * -errno with a message in err. */
-int port_opener_start(const char *device, struct port_opener **out, char *err, size_t errlen);
+ * drop and the seccomp filter (it needs fork).  With seccomp (false:
+ * irdad --no-seccomp, as under valgrind) the helper loads its own filter
+ * before its first request; this waits for it to say it did (at most
+ * 2 s).  Returns 0 and *out, or -errno with a message in err (the
+ * helper is gone then). */
+int port_opener_start(const char *device, bool seccomp, struct port_opener **out, char *err,
+		      size_t errlen);
 /* Asks the helper to open the device; waits for its answer (at most
  * 2 s).  resolved is ignored (the helper opens its own path): the
  * signature is serial_config.open_dev's.  Returns the descriptor

@@ -15,13 +15,23 @@
 #include "cursor.h"
 #include "path_watch.h"
 
-#define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_ATTRIB)
+#define WATCH_MASK (IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_ONLYDIR)
 #define NWATCH 2   /* the path's directory, the target's */
+/* Climbs and descents in one settle: more than any path has levels. */
+#define SETTLE_MAX 64
 
+/*
+ * One name to wait for, in dir.  While dir exists, the watch is on dir;
+ * while it does not (udev removes an empty /dev/serial/by-id), on its
+ * nearest existing ancestor (at, a prefix of dir), for the next level
+ * down (next) to be created, and so on down.
+ */
 struct watch {
 	int wd;                  /* -1: none */
 	char dir[PATH_MAX];
 	char name[NAME_MAX + 1];
+	char at[PATH_MAX];       /* the directory watched: dir or an ancestor */
+	char next[NAME_MAX + 1]; /* at's entry on the way to dir; "": at is dir */
 };
 
 struct path_watch {
@@ -79,14 +89,128 @@ static void due(struct path_watch *pw)
 		eloop_timer_arm_at(pw->loop, &pw->due, at);
 }
 
+/* Drops watch i's descriptor unless the other watch shares it (the same
+ * directory gives the same descriptor). */
+static void drop_wd(struct path_watch *pw, int i)
+{
+	int wd = pw->w[i].wd;
+
+	pw->w[i].wd = -1;
+	if (wd < 0)
+		return;
+	for (int j = 0; j < NWATCH; j++)
+		if (pw->w[j].wd == wd)
+			return;
+	inotify_rm_watch(pw->fd, wd);
+}
+
 static void remove_watches(struct path_watch *pw)
 {
-	for (int i = 0; i < NWATCH; i++) {
-		/* the second may share the first's descriptor (same directory) */
-		if (pw->w[i].wd >= 0 && (i == 0 || pw->w[i].wd != pw->w[0].wd))
-			inotify_rm_watch(pw->fd, pw->w[i].wd);
-		pw->w[i].wd = -1;
+	for (int i = 0; i < NWATCH; i++)
+		drop_wd(pw, i);
+}
+
+/* The parent of a (a prefix of dir): "/a/b" -> "/a", "/a" -> "/",
+ * "a" -> "."; false at the top ("/" or "."). */
+static bool climb(char *a)
+{
+	char *slash = strrchr(a, '/');
+
+	if (strcmp(a, "/") == 0 || strcmp(a, ".") == 0)
+		return false;
+	if (!slash)
+		memcpy(a, ".", 2);
+	else if (slash == a)
+		a[1] = '\0';
+	else
+		*slash = '\0';
+	return true;
+}
+
+/* The entry of at (a proper prefix of dir) on the way to dir. */
+static void next_level(const struct watch *w, char *next)
+{
+	size_t alen = strlen(w->at);
+	const char *rest = w->dir;
+	size_t n;
+
+	if (strcmp(w->at, ".") == 0 && w->dir[0] != '/' && strncmp(w->dir, "./", 2) != 0)
+		alen = 0;     /* "a/b" under "." */
+	else if (w->at[alen - 1] != '/')
+		alen++;       /* the slash after at */
+	rest += alen;
+	n = strcspn(rest, "/");
+	if (n > NAME_MAX)
+		n = NAME_MAX;
+	memcpy(next, rest, n);
+	next[n] = '\0';
+}
+
+/* Watches dir, or its nearest existing ancestor.  A level created while
+ * we climbed is seen by the check after the watch is set (it would not
+ * give an event): then once more from the top.  Returns 0, or -errno
+ * with err (a directory that exists but cannot be watched). */
+static int settle(struct path_watch *pw, int i, char *err, size_t errlen)
+{
+	struct watch *w = &pw->w[i];
+	char next[NAME_MAX + 1] = "";
+	char probe[PATH_MAX];
+
+	drop_wd(pw, i);
+	for (int round = 0; round < SETTLE_MAX; round++) {
+		int wd = -1, e = ENOENT;
+
+		memcpy(w->at, w->dir, strlen(w->dir) + 1);
+		for (int up = 0; up < SETTLE_MAX; up++) {
+			wd = inotify_add_watch(pw->fd, w->at, WATCH_MASK);
+			e = errno;
+			if (wd >= 0 || e != ENOENT || !climb(w->at))
+				break;
+		}
+		if (wd < 0) {
+			snprintf(err, errlen, "%s: cannot watch: %s", w->at, strerror(e));
+			return -e;
+		}
+		w->wd = wd;
+		if (strcmp(w->at, w->dir) == 0) {
+			w->next[0] = '\0';
+			return 0;
+		}
+		next_level(w, next);
+		memcpy(w->next, next, strlen(next) + 1);
+		if (snprintf(probe, sizeof(probe), "%s/%s", w->at, next) >= (int)sizeof(probe) ||
+		    access(probe, F_OK) < 0)
+			return 0;
+		drop_wd(pw, i);   /* it appeared meanwhile: go down again */
 	}
+	snprintf(err, errlen, "%s: its directories keep changing", w->dir);
+	return -EAGAIN;
+}
+
+static void log_where(struct path_watch *pw, int i, const char *why)
+{
+	const struct watch *w = &pw->w[i];
+
+	if (w->next[0])
+		log_msg(pw->log, LOG_LEVEL_WARNING,
+			"%s: %s: waiting in %s for %s to be made", w->dir, why, w->at, w->next);
+	else
+		log_msg(pw->log, LOG_LEVEL_DEBUG, "path watch: %s: %s: watching it", w->dir, why);
+}
+
+/* Watch i's directory went away, or the level it waited for came: move
+ * the watch; the device's name may be there already, so look. */
+static void resettle(struct path_watch *pw, int i, const char *why)
+{
+	char err[PATH_MAX + 64];
+
+	if (settle(pw, i, err, sizeof(err)) < 0) {
+		log_msg(pw->log, LOG_LEVEL_WARNING, "%s: %s: no longer watched", err, why);
+		return;
+	}
+	log_where(pw, i, why);
+	if (!pw->w[i].next[0])
+		due(pw);
 }
 
 static void on_event(struct path_watch *pw, const struct inotify_event *ev, const char *name)
@@ -94,16 +218,18 @@ static void on_event(struct path_watch *pw, const struct inotify_event *ev, cons
 	bool ours = false;
 
 	for (int i = 0; i < NWATCH; i++) {
-		if (pw->w[i].wd != ev->wd)
+		struct watch *w = &pw->w[i];
+
+		if (w->wd < 0 || w->wd != ev->wd)
 			continue;
 		if (ev->mask & IN_IGNORED) {
-			log_msg(pw->log, LOG_LEVEL_WARNING,
-				"%s: the directory went away: its names are no longer watched",
-				pw->w[i].dir);
-			pw->w[i].wd = -1;
-			continue;
+			w->wd = -1;   /* gone with its directory */
+			resettle(pw, i, "the directory went away");
+		} else if (w->next[0] && name && strcmp(name, w->next) == 0) {
+			resettle(pw, i, "a directory on its way came back");
+		} else if (!w->next[0]) {
+			ours |= name && strcmp(name, w->name) == 0;
 		}
-		ours |= name && strcmp(name, pw->w[i].name) == 0;
 	}
 	if (ours) {
 		log_msg(pw->log, LOG_LEVEL_DEBUG, "path watch: %s (mask 0x%x)", name,
@@ -182,17 +308,16 @@ int path_watch_new(struct eloop *loop, const struct logger *log, path_watch_fn f
 
 static int add_watch(struct path_watch *pw, int i, const char *path, char *err, size_t errlen)
 {
+	int r;
+
 	if (split(path, &pw->w[i]) < 0) {
 		snprintf(err, errlen, "%s: not a path to watch", path);
 		return -EINVAL;
 	}
-	pw->w[i].wd = inotify_add_watch(pw->fd, pw->w[i].dir, WATCH_MASK);
-	if (pw->w[i].wd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "%s: cannot watch: %s", pw->w[i].dir, strerror(e));
-		return -e;
-	}
-	return 0;
+	r = settle(pw, i, err, errlen);
+	if (r == 0 && pw->w[i].next[0])
+		log_where(pw, i, "not there");
+	return r;
 }
 
 int path_watch_start(struct path_watch *pw, const char *path, const char *target, char *err,
@@ -210,8 +335,8 @@ int path_watch_start(struct path_watch *pw, const char *path, const char *target
 	}
 	pw->active = true;
 	log_msg(pw->log, LOG_LEVEL_DEBUG, "path watch: %s in %s%s%s%s%s", pw->w[0].name,
-		pw->w[0].dir, pw->w[1].wd >= 0 ? ", " : "", pw->w[1].wd >= 0 ? pw->w[1].name : "",
-		pw->w[1].wd >= 0 ? " in " : "", pw->w[1].wd >= 0 ? pw->w[1].dir : "");
+		pw->w[0].at, pw->w[1].wd >= 0 ? ", " : "", pw->w[1].wd >= 0 ? pw->w[1].name : "",
+		pw->w[1].wd >= 0 ? " in " : "", pw->w[1].wd >= 0 ? pw->w[1].at : "");
 	due(pw);
 	return 0;
 }

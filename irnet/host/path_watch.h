@@ -15,8 +15,14 @@
  * Does not own: what is done when a name appears (the callback tries to
  * open the device; it may fail and wait for the next event), the loop.
  *
- * A directory that is itself removed (IN_IGNORED) cannot be watched any
- * more: that is logged at warning level and the other watch, if any, stays.
+ * A directory that is not there (udev removes /dev/serial/by-id with its
+ * last link) is waited for in its nearest existing ancestor; as the
+ * levels are made again (IN_CREATE, IN_MOVED_TO), the watch walks back
+ * down to the directory, still without polling, and a callback is due
+ * when it gets there (the name may be in it already).  A directory
+ * removed while watched (IN_IGNORED) makes the watch climb again.  Only
+ * a level that exists and cannot be watched (not a directory, no
+ * permission) ends the watch (an error at start, a warning later).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -43,9 +49,10 @@ int path_watch_new(struct eloop *loop, const struct logger *log, path_watch_fn f
 /* Watches for path, and for target (the device path was resolved to
  * when it was last open; NULL or the same: none) to appear; a callback
  * is also due at once (subject to the rate limit), in case the device
- * came back before the watch was set.  Watches of an earlier start are
- * removed first.  Returns 0, or -errno with a message naming the
- * directory in err (nothing is watched then). */
+ * came back before the watch was set.  A directory not there is waited
+ * for (above).  Watches of an earlier start are removed first.  Returns
+ * 0, or -errno with a message naming the directory in err (one that
+ * exists and cannot be watched; nothing is watched then). */
 int path_watch_start(struct path_watch *w, const char *path, const char *target, char *err,
 		     size_t errlen);
 /* No more callbacks until the next start. */

@@ -172,6 +172,12 @@ static const scmp_datum_t sanitizer_prctl_options[] = {
 	PR_GET_DUMPABLE, PR_SET_DUMPABLE, PR_SET_PTRACER, PR_SET_PDEATHSIG,
 };
 
+/* A helper under its own list (privdrop_seccomp_only) has none of the
+ * host's calls; the runtime's _exit (ASan's interceptor) takes its
+ * alternate signal stack down first (sigaltstack, munmap): measured
+ * with the port opener exiting, which died of SIGSYS without them. */
+static const char *const sanitizer_exit_calls[] = { "sigaltstack", "munmap" };
+
 static int allow_sanitizer_calls(scmp_filter_ctx ctx, char *err, size_t errlen)
 {
 	int r = allow_names(ctx, sanitizer_allowed, COUNT(sanitizer_allowed),
@@ -205,13 +211,34 @@ static int allow_read_only_open(scmp_filter_ctx ctx)
 	return r;
 }
 
-int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
+/* open/openat for reading and writing an existing file: the flags,
+ * masked with the access mode and the creating bits, must be O_RDWR. */
+static int allow_read_write_open(scmp_filter_ctx ctx)
 {
-	return privdrop_seccomp_with(log, NULL, 0, err, errlen);
+	const scmp_datum_t mask = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
+	int nr, r;
+
+	nr = seccomp_syscall_resolve_name("openat");
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+			     SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDWR));
+	nr = seccomp_syscall_resolve_name("open");
+	if (r == 0 && nr != __NR_SCMP_ERROR)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, mask, O_RDWR));
+	return r;
 }
 
-int privdrop_seccomp_with(const struct logger *log, const char *const *extra, size_t n,
-			  char *err, size_t errlen)
+/* What a filter lets through beside its list of calls. */
+enum open_rule { OPEN_READ_ONLY, OPEN_READ_WRITE };
+
+/* Builds and loads a filter: the calls in base and extra, the open rule,
+ * ioctl only with the requests in ioctls when nioctl (else as listed),
+ * and in a sanitizer build the runtime's calls.  what names the list in
+ * the debug line. */
+static int load_filter(const struct logger *log, const char *what,
+		       const char *const *base, size_t nbase, const char *const *extra,
+		       size_t n, const unsigned long *ioctls, size_t nioctl, enum open_rule open,
+		       char *err, size_t errlen)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
 	int r = 0;
@@ -220,18 +247,29 @@ int privdrop_seccomp_with(const struct logger *log, const char *const *extra, si
 		snprintf(err, errlen, "seccomp: cannot create a filter");
 		return -ENOMEM;
 	}
-	r = allow_names(ctx, allowed, COUNT(allowed), "", err, errlen);
+	r = allow_names(ctx, base, nbase, "", err, errlen);
 	if (r == 0 && n)
 		r = allow_names(ctx, extra, n, " (the program's own)", err, errlen);
+	for (size_t i = 0; r == 0 && i < nioctl; i++) {
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
+				     SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)ioctls[i], 0));
+		if (r < 0)
+			snprintf(err, errlen, "seccomp: allowing ioctl 0x%lx: %s", ioctls[i],
+				 strerror(-r));
+	}
 	if (r < 0)
 		goto out;
-	r = allow_read_only_open(ctx);
+	r = open == OPEN_READ_WRITE ? allow_read_write_open(ctx) : allow_read_only_open(ctx);
 	if (r < 0) {
-		snprintf(err, errlen, "seccomp: allowing read-only open: %s", strerror(-r));
+		snprintf(err, errlen, "seccomp: allowing %s open: %s",
+			 open == OPEN_READ_WRITE ? "read-write" : "read-only", strerror(-r));
 		goto out;
 	}
 #if PRIVDROP_SANITIZER_BUILD
 	r = allow_sanitizer_calls(ctx, err, errlen);
+	if (r == 0 && base != allowed)
+		r = allow_names(ctx, sanitizer_exit_calls, COUNT(sanitizer_exit_calls),
+				" (sanitizer runtime)", err, errlen);
 	if (r < 0)
 		goto out;
 #endif
@@ -239,9 +277,28 @@ int privdrop_seccomp_with(const struct logger *log, const char *const *extra, si
 	if (r < 0)
 		snprintf(err, errlen, "seccomp: loading the filter: %s", strerror(-r));
 	else
-		log_msg(log, LOG_LEVEL_DEBUG, "privdrop: seccomp allow-list of %zu calls loaded%s",
-			COUNT(allowed) + n, PRIVDROP_SANITIZER_BUILD ? " (and the sanitizer runtime's)" : "");
+		log_msg(log, LOG_LEVEL_DEBUG, "privdrop: seccomp %s of %zu calls loaded%s", what,
+			nbase + n + nioctl, PRIVDROP_SANITIZER_BUILD ? " (and the sanitizer runtime's)" : "");
 out:
 	seccomp_release(ctx);
 	return r;
+}
+
+int privdrop_seccomp(const struct logger *log, char *err, size_t errlen)
+{
+	return privdrop_seccomp_with(log, NULL, 0, err, errlen);
+}
+
+int privdrop_seccomp_with(const struct logger *log, const char *const *extra, size_t n,
+			  char *err, size_t errlen)
+{
+	return load_filter(log, "allow-list", allowed, COUNT(allowed), extra, n, NULL, 0,
+			   OPEN_READ_ONLY, err, errlen);
+}
+
+int privdrop_seccomp_only(const char *const *calls, size_t n, const unsigned long *ioctls,
+			  size_t nioctl, char *err, size_t errlen)
+{
+	return load_filter(NULL, "own list", calls, n, NULL, 0, ioctls, nioctl, OPEN_READ_WRITE,
+			   err, errlen);
 }

@@ -81,5 +81,14 @@ int privdrop_seccomp(const struct logger *log, char *err, size_t errlen);
  * calls: accept4, recvmsg, sendmsg, ...). */
 int privdrop_seccomp_with(const struct logger *log, const char *const *extra, size_t n,
 			  char *err, size_t errlen);
+/* A filter of its own for a small privileged helper (port_opener.h):
+ * none of the host's list, only the n calls, ioctl with the nioctl
+ * requests in ioctls, and open/openat of an existing file for reading
+ * and writing (no O_CREAT, O_TRUNC or O_APPEND); in a sanitizer build
+ * also the runtime's calls.  Anything else kills the process.  Logs
+ * nothing (the helper has no log).  Returns 0 or -errno with a message
+ * in err. */
+int privdrop_seccomp_only(const char *const *calls, size_t n, const unsigned long *ioctls,
+			  size_t nioctl, char *err, size_t errlen);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -200,6 +201,49 @@ static const char *mode_name(uint8_t mode)
 	}
 }
 
+/* When the port went away, as local time: "2026-12-01 21:40:12". */
+static void gone_since_text(uint32_t gone_ms, char *buf, size_t cap)
+{
+	time_t at = time(NULL) - (time_t)(gone_ms / 1000);
+	struct tm tm;
+
+	if (!localtime_r(&at, &tm) || !strftime(buf, cap, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, cap, "?");
+}
+
+/* "port: up", "port: gone since ..., waiting for PATH"; nothing from an
+ * irdad that does not say. */
+static void print_port_state(const struct irnet_status *st)
+{
+	char since[32];
+
+	if (!st->has_port_state)
+		return;
+	if (st->port_state == IRDAD_PORT_UP) {
+		printf("port: up\n");
+		return;
+	}
+	gone_since_text(st->port_gone_ms, since, sizeof(since));
+	printf("port: gone since %s (%u s)%s%s\n", since, (unsigned)(st->port_gone_ms / 1000),
+	       st->port_path[0] ? ", waiting for " : "", st->port_path);
+}
+
+static void json_port_state(json_object *root, const struct irnet_status *st)
+{
+	char since[32];
+
+	if (!st->has_port_state)
+		return;
+	json_put_str(root, "port_state", st->port_state == IRDAD_PORT_UP ? "up" : "gone");
+	if (st->port_state == IRDAD_PORT_UP)
+		return;
+	gone_since_text(st->port_gone_ms, since, sizeof(since));
+	json_put_str(root, "port_gone_since", since);
+	json_object_object_add(root, "port_gone_ms", json_object_new_int64(st->port_gone_ms));
+	if (st->port_path[0])
+		json_put_str(root, "port_waiting_for", st->port_path);
+}
+
 static const char *link_name(uint8_t link)
 {
 	switch (link) {
@@ -224,6 +268,7 @@ static int cmd_status(const struct opts *o, struct irnet_client *cl)
 	if (!o->json) {
 		printf("port %s, address 0x%08x, nickname %s\n", h->port, h->addr, nick);
 		printf("link %s%s%s\n", link_name(st.link), st.has_peer ? " to " : "", peer);
+		print_port_state(&st);
 		for (size_t i = 0; i < st.n_counters; i++)
 			printf("  %-22s %llu\n", st.counters[i].name,
 			       (unsigned long long)st.counters[i].value);
@@ -244,6 +289,7 @@ static int cmd_status(const struct opts *o, struct irnet_client *cl)
 	json_put_addr(root, "address", h->addr);
 	json_put_str(root, "nickname", nick);
 	json_put_str(root, "link", link_name(st.link));
+	json_port_state(root, &st);
 	if (st.has_peer)
 		json_put_str(root, "peer", peer);
 	for (size_t i = 0; i < st.n_counters; i++)

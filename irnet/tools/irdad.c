@@ -95,7 +95,10 @@ struct irdad {
 	struct eloop_timer port_lost;
 	char port_why[400];
 	char resolved[PATH_MAX];      /* where the device led when last open */
-	bool port_gone, access_said;
+	bool port_gone;
+	int said_err;                 /* the reopen's failure last logged (-errno), 0: none */
+	struct eloop_timer port_retry; /* a reopen that failed for another reason than absence */
+	uint64_t retry_us;
 	uint64_t unplugs, replugs;
 	int syslog_fd;
 	char errbuf[400];
@@ -583,7 +586,8 @@ static int open_served(struct hostcli *h, void *ctx)
 	/* root now, not later: the opener keeps it to reopen the port */
 	remember_resolved(d);
 	if (geteuid() == 0 &&
-	    port_opener_start(d->cfg.device, &d->opener, d->errbuf, sizeof(d->errbuf)) < 0) {
+	    port_opener_start(d->cfg.device, h->seccomp, &d->opener, d->errbuf,
+			      sizeof(d->errbuf)) < 0) {
 		fprintf(stderr, "irdad: %s\n", d->errbuf);
 		return EXIT_JOB;
 	}
@@ -672,9 +676,51 @@ static void on_lap_event(void *ctx, const struct irlap_event *ev)
 
 /* --- the port going away and coming back -------------------------------- */
 
-/* The path watch says a watched name appeared or changed: try the port
- * with the settings of the start (the lock, the speed the station sets,
- * the dongle's power-on script).  A failure waits for the next event. */
+/* A reopen that failed for another reason than the device's absence
+ * (its lock held by someone else, EBUSY, EACCES until udev has set the
+ * node's mode): inotify may say nothing more, so try again after 1 s,
+ * then 2, 4... up to 30 s.  Each distinct error is logged once, not
+ * every try. */
+#define REOPEN_RETRY_FIRST_US 1000000u
+#define REOPEN_RETRY_MAX_US 30000000u
+
+static void reopen_failed(struct irdad *d, int r, const char *err)
+{
+	if (r != d->said_err && r == -EACCES && !d->opener) {
+		log_msg(&d->h.log, LOG_LEVEL_ERROR,
+			"%s: irdad was not started as root, so it reopens the port as its own "
+			"user: give that user access to %s (group dialout, or a udev rule), "
+			"or start irdad as root (its opener then reopens the port)",
+			err, d->cfg.device);
+	} else if (r != d->said_err && r != -ENOENT) {
+		log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is there but cannot be reopened (%s): "
+			"trying again", d->cfg.device, err);
+	} else {
+		log_msg(&d->h.log, LOG_LEVEL_DEBUG, "not back yet: %s", err);
+	}
+	if (r == -ENOENT)
+		return;    /* absent: its name appearing is an inotify event */
+	d->said_err = r;
+	if (!eloop_timer_pending(&d->port_retry)) {
+		eloop_timer_arm_in(d->h.loop, &d->port_retry, d->retry_us);
+		log_msg(&d->h.log, LOG_LEVEL_DEBUG, "next reopen in %llu ms at the latest",
+			(unsigned long long)(d->retry_us / 1000));
+		d->retry_us = d->retry_us * 2 > REOPEN_RETRY_MAX_US ? REOPEN_RETRY_MAX_US :
+			      d->retry_us * 2;
+	}
+}
+
+/* The reopen's state for the next absence. */
+static void reopen_reset(struct irdad *d)
+{
+	eloop_timer_cancel(d->h.loop, &d->port_retry);
+	d->retry_us = REOPEN_RETRY_FIRST_US;
+	d->said_err = 0;
+}
+
+/* The path watch says a watched name appeared or changed, or the retry
+ * timer ran out: try the port with the settings of the start (the lock,
+ * the speed the station sets, the dongle's power-on script). */
 static void on_port_watch(void *ctx)
 {
 	struct irdad *d = ctx;
@@ -694,27 +740,20 @@ static void on_port_watch(void *ctx)
 	}
 	r = serial_open(d->cfg.device, &ser, &port, err, sizeof(err));
 	if (r < 0) {
-		if (r == -EACCES && !d->opener && !d->access_said) {
-			d->access_said = true;
-			log_msg(&d->h.log, LOG_LEVEL_ERROR,
-				"%s: irdad was not started as root, so it reopens the port as its own "
-				"user: give that user access to %s (group dialout, or a udev rule), "
-				"or start irdad as root (its opener then reopens the port)",
-				err, d->cfg.device);
-		} else {
-			log_msg(&d->h.log, LOG_LEVEL_DEBUG, "not back yet: %s", err);
-		}
+		reopen_failed(d, r, err);
 		return;
 	}
 	r = station_attach_port(stack_station(d->stk), port, err, sizeof(err));
 	if (r < 0) {
-		log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is there but not usable (%s): waiting",
-			d->cfg.device, err);
 		port_close(port);
+		reopen_failed(d, r == -ENOENT ? -ENODEV : r, err);
 		return;
 	}
 	d->h.port = port;
-	d->port_gone = d->access_said = false;
+	d->port_gone = false;
+	reopen_reset(d);
+	if (d->ar)
+		api_requests_port_state(d->ar, false, NULL);
 	d->replugs++;
 	path_watch_stop(d->watch);
 	remember_resolved(d);
@@ -729,6 +768,12 @@ static void on_port_watch(void *ctx)
 	stack_sync(d->stk);
 }
 
+static void on_port_retry(struct eloop *loop, void *ctx)
+{
+	(void)loop;
+	on_port_watch(ctx);
+}
+
 /* From the loop, not inside the station's failure (which may come from
  * inside IrLAP): the link is ended for every service, the port closed
  * (its lock released), its path watched.  The ptys stay. */
@@ -739,6 +784,9 @@ static void on_port_lost(struct eloop *loop, void *ctx)
 
 	d->unplugs++;
 	d->port_gone = true;
+	reopen_reset(d);
+	if (d->ar)
+		api_requests_port_state(d->ar, true, d->cfg.device);
 	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s went away (%s): links ended, ptys kept; "
 		"waiting for it to come back", d->cfg.device, d->port_why);
 	station_detach_port(stack_station(d->stk));
@@ -991,6 +1039,7 @@ static int run(struct irdad *d)
 		}
 		api_server_set_ctx(d->srv, d->ar);
 		eloop_timer_init(&d->port_lost, on_port_lost, d);
+		eloop_timer_init(&d->port_retry, on_port_retry, d);
 		if (path_watch_new(d->h.loop, &d->h.log, on_port_watch, d, &d->watch, d->errbuf,
 				   sizeof(d->errbuf)) < 0) {
 			fprintf(stderr, "irdad: %s\n", d->errbuf);
@@ -1049,6 +1098,7 @@ int main(int argc, char **argv)
 		eloop_timer_cancel(d.h.loop, &d.discovery);
 		eloop_timer_cancel(d.h.loop, &d.stdio_close);
 		eloop_timer_cancel(d.h.loop, &d.port_lost);
+		eloop_timer_cancel(d.h.loop, &d.port_retry);
 	}
 	if (d.unplugs)
 		log_msg(&d.h.log, LOG_LEVEL_INFO, "%s went away %llu times and came back %llu times",

@@ -60,6 +60,10 @@ TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh tests/ird
 	tests/irdad-mixed.sh
 # the port unplugged and plugged back under a stream (docs/irdad.md)
 TESTS += tests/irdad-unplug.sh
+# a replugged port that is there but cannot be reopened (a lock): retried;
+# in the sanitizer build too (8 s: the opener's own filter under ASan)
+TESTS += tests/irdad-unplug-retry.sh
+SANITIZER_TESTS += tests/irdad-unplug-retry.sh
 EXTRA_DIST += tests/irdad_unplug_test.py
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py tests/irdad_irnet_test.py \
 	tests/irdad_ircomm_test.py tests/phone_emu.py tests/irdad_mixed_test.py

@@ -296,6 +296,42 @@ static void status_counters_u64(void **state)
 	assert_true(v == 0x0102030405060708ull);
 }
 
+/* The port's state at the end of STATUS, byte for byte (PORT_STATE 46,
+ * PORT_GONE_MS 47, PORT_PATH 48), and read back. */
+static void status_port_gone(void **state)
+{
+	(void)state;
+	uint8_t buf[128];
+	struct irdad_writer wr;
+	struct irdad_msg m;
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_STATUS_REPLY, 3);
+	irdad_put_u8(&wr, IRDAD_A_LINK, IRDAD_LINK_DOWN);
+	irdad_put_u8(&wr, IRDAD_A_PORT_STATE, IRDAD_PORT_GONE);
+	irdad_put_u32(&wr, IRDAD_A_PORT_GONE_MS, 8500);
+	irdad_put_str(&wr, IRDAD_A_PORT_PATH, "/dev/ttyUSB0");
+	static const uint8_t want[] = {
+		0x01, 0x47, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03,         /* STATUS reply, seq 3 */
+		0x00, 0x1c, 0x00, 0x01, 0x00,                           /* LINK down */
+		0x00, 0x2e, 0x00, 0x01, 0x01,                           /* PORT_STATE gone */
+		0x00, 0x2f, 0x00, 0x04, 0x00, 0x00, 0x21, 0x34,         /* PORT_GONE_MS 8500 */
+		0x00, 0x30, 0x00, 0x0c, '/', 'd', 'e', 'v', '/', 't', 't', 'y', 'U', 'S', 'B', '0',
+	};
+	long n = finish(&wr);
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(buf, want, sizeof(want));
+	decode_ok(buf, n, &m);
+
+	uint8_t st = 0xff;
+	uint32_t ms = 0;
+	char path[64];
+	assert_true(irdad_get_u8(&m.attrs, IRDAD_A_PORT_STATE, &st));
+	assert_int_equal(st, IRDAD_PORT_GONE);
+	assert_true(irdad_get_u32(&m.attrs, IRDAD_A_PORT_GONE_MS, &ms));
+	assert_int_equal(ms, 8500);
+	assert_true(irdad_get_str(&m.attrs, IRDAD_A_PORT_PATH, path, sizeof(path)));
+	assert_string_equal(path, "/dev/ttyUSB0");
+}
+
 static void ias_values_by_type(void **state)
 {
 	(void)state;
@@ -574,7 +610,31 @@ static void b_attach_mode(struct raw *r)
 	raw_u8(r, IRDAD_A_MODE, 2);
 }
 
+static void b_port_state(struct raw *r)
+{
+	raw_header(r, 1, IRDAD_MSG_STATUS_REPLY, 0);
+	raw_u8(r, IRDAD_A_LINK, 0);
+	raw_u8(r, IRDAD_A_PORT_STATE, 2);
+}
+static void b_port_path_long(struct raw *r)
+{
+	char path[257];
+	memset(path, 'a', 256);
+	path[256] = '\0';
+	raw_header(r, 1, IRDAD_MSG_STATUS_REPLY, 0);
+	raw_u8(r, IRDAD_A_LINK, 0);
+	raw_str(r, IRDAD_A_PORT_PATH, path);
+}
+static void b_port_state_in_status(struct raw *r)
+{
+	raw_header(r, 1, IRDAD_MSG_STATUS, 0);
+	raw_u8(r, IRDAD_A_PORT_STATE, 0);
+}
+
 static const struct bad_case bad_cases[] = {
+	{ "PORT_STATE 2", b_port_state, "STATUS_REPLY: PORT_STATE: 2 is not 0-1" },
+	{ "a PORT_PATH of 256 bytes", b_port_path_long, "STATUS_REPLY: PORT_PATH: length 256 is not 1-255" },
+	{ "PORT_STATE in a request", b_port_state_in_status, "STATUS: PORT_STATE does not belong here" },
 	{ "ATTACH with DADDR and NICKNAME", b_attach_both, "ATTACH: DADDR or NICKNAME, not both" },
 	{ "ATTACH with an empty NICKNAME", b_attach_empty_nick, "ATTACH: an empty NICKNAME" },
 	{ "ATTACH to DADDR 0", b_attach_daddr0, "ATTACH: DADDR 0" },
@@ -624,6 +684,7 @@ int main(void)
 		cmocka_unit_test(connect_round_trip),
 		cmocka_unit_test(stations_nested),
 		cmocka_unit_test(status_counters_u64),
+		cmocka_unit_test(status_port_gone),
 		cmocka_unit_test(ias_values_by_type),
 		cmocka_unit_test(writer_limits),
 		cmocka_unit_test(bad_header),

@@ -1,6 +1,6 @@
 /*
  * test_path_watch.c: waiting for a device path to come back (path_watch.h)
- * on real directories, in real time (about 6 s: the rate limit is 1 s).
+ * on real directories, in real time (about 9 s: the rate limit is 1 s).
  *
  *  - a start calls back at once (the device may be back already);
  *  - the path's name created as a symlink, or moved in by rename (as
@@ -10,7 +10,11 @@
  *    stays while its device node comes and goes);
  *  - two events within the interval make one call, not before the
  *    interval is over;
- *  - after a stop, nothing calls back.
+ *  - after a stop, nothing calls back;
+ *  - a directory of the path that is not there (udev's by-id) is waited
+ *    for from the nearest ancestor, down as the levels come, and again
+ *    after the whole tree is removed and renamed back into place;
+ *  - a level that is a file is an error naming it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -73,7 +77,7 @@ static void path(char *buf, size_t cap, const char *dir, const char *name)
 
 static void touch(const char *dir, const char *name)
 {
-	char p[128];
+	char p[192];
 	FILE *fp;
 
 	path(p, sizeof(p), dir, name);
@@ -152,13 +156,56 @@ static void names_and_rate(void **state)
 	assert_int_equal(f->calls, 3);
 }
 
+/* A shell command on the fixture's directory, $D. */
+static void run_cmd(const struct fix *f, const char *cmd)
+{
+	assert_int_equal(setenv("D", f->dir, 1), 0);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* udev removes /dev/serial/by-id with its last link: the watch climbs to
+ * the nearest directory there is and walks back down as they come. */
+static void directories_come_and_go(void **state)
+{
+	struct fix *f = *state;
+	char dev[160], err[200];
+
+	assert_true(snprintf(dev, sizeof(dev), "%s/by-id/sub/dev-a", f->dir) < (int)sizeof(dev));
+	assert_int_equal(path_watch_start(f->pw, dev, NULL, err, sizeof(err)), 0);
+	run_until(f, 1);   /* at once */
+
+	/* the levels made one after the other, quickly (mkdir -p): the
+	 * final directory reached calls back (the name may be there) */
+	run_cmd(f, "mkdir -p \"$D/by-id/sub\"");
+	run_until(f, 2);
+	/* another name there: nothing; the name: a call */
+	touch(f->dir, "by-id/sub/other");
+	run_for(f, PATH_WATCH_MIN_INTERVAL_US + 200000u);
+	assert_int_equal(f->calls, 2);
+	touch(f->dir, "by-id/sub/dev-a");
+	run_until(f, 3);
+
+	/* the whole tree removed: nothing to call for */
+	run_cmd(f, "rm -rf \"$D/by-id\"");
+	run_for(f, PATH_WATCH_MIN_INTERVAL_US + 200000u);
+	assert_int_equal(f->calls, 3);
+	/* and back at once, with the device in it (renamed into place) */
+	run_cmd(f, "mkdir -p \"$D/new/sub\" && touch \"$D/new/sub/dev-a\" && mv \"$D/new\" \"$D/by-id\"");
+	run_until(f, 4);
+	run_for(f, PATH_WATCH_MIN_INTERVAL_US + 200000u);
+	assert_int_equal(f->calls, 4);
+}
+
 static void bad_directory(void **state)
 {
 	struct fix *f = *state;
-	char err[200];
+	char err[200], dev[160];
 
-	assert_true(path_watch_start(f->pw, "/nonexistent-dir/ttyUSB0", NULL, err, sizeof(err)) < 0);
-	assert_non_null(strstr(err, "/nonexistent-dir: cannot watch"));
+	/* a level that is there but not a directory cannot be waited for */
+	touch(f->dir, "file");
+	assert_true(snprintf(dev, sizeof(dev), "%s/file/ttyUSB0", f->dir) < (int)sizeof(dev));
+	assert_true(path_watch_start(f->pw, dev, NULL, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "/file: cannot watch: Not a directory"));
 	run_for(f, 200000u);
 	assert_int_equal(f->calls, 0);
 }
@@ -167,6 +214,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(names_and_rate, setup, teardown),
+		cmocka_unit_test_setup_teardown(directories_come_and_go, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_directory, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("path_watch", tests, NULL, NULL);

@@ -14,7 +14,11 @@
  *  - as root: a child that opens a pty with its lock in a sticky
  *    directory, hands the lock to nobody, drops to nobody, installs the
  *    filter and closes the port leaves no lock file; without the handover
- *    the lock stays (the case the handover fixes).
+ *    the lock stays (the case the handover fixes);
+ *  - a helper's own list (privdrop_seccomp_only, the port opener's):
+ *    open of an existing file read-write and ioctl TCGETS get through;
+ *    open read-only or creating, another ioctl, write and getpid (on the
+ *    host's list, not on this one) kill the child.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -31,13 +35,16 @@
 #include <limits.h>
 #include <pwd.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "privdrop.h"
@@ -184,6 +191,62 @@ static void widens_only_for_sanitizers(void **state)
 	st = in_child(child_prctl_set_name, 0, NULL);
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(WTERMSIG(st), SIGSYS);
+}
+
+/* --- a helper's own list (privdrop_seccomp_only) ------------------------ */
+
+enum own_probe {
+	OWN_OPEN_RDWR,        /* allowed: an existing file, read-write */
+	OWN_IOCTL_TCGETS,     /* allowed: the one ioctl */
+	OWN_OPEN_RDONLY,      /* the rest is killed */
+	OWN_OPEN_CREAT,
+	OWN_IOCTL_TIOCMGET,
+	OWN_WRITE,            /* on the host's list, not on this one */
+	OWN_GETPID,
+	OWN_COUNT,
+};
+
+static const char *const own_names[OWN_COUNT] = {
+	"open O_RDWR", "ioctl TCGETS", "open O_RDONLY", "open O_RDWR|O_CREAT",
+	"ioctl TIOCMGET", "write", "getpid",
+};
+
+/* Under a list like the port opener's: one call, then exit 0 if it got
+ * through (the descriptors are opened before the filter). */
+static void child_own_list(int which)
+{
+	static const char *const calls[] = { "close", "exit", "exit_group" };
+	static const unsigned long ioctls[] = { TCGETS };
+	char err[200], path[64];
+	int lines, fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	snprintf(path, sizeof(path), "/tmp/test_privdrop.%d", (int)getpid());
+	if (fd < 0 || privdrop_seccomp_only(calls, 3, ioctls, 1, err, sizeof(err)) < 0)
+		_exit(91);
+	switch (which) {
+	case OWN_OPEN_RDWR: (void)syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDWR); break;
+	case OWN_IOCTL_TCGETS: (void)syscall(SYS_ioctl, fd, TCGETS, &(struct termios){ 0 }); break;
+	case OWN_OPEN_RDONLY: (void)syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY); break;
+	case OWN_OPEN_CREAT: (void)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CREAT, 0600); break;
+	case OWN_IOCTL_TIOCMGET: (void)syscall(SYS_ioctl, fd, TIOCMGET, &lines); break;
+	case OWN_WRITE: (void)syscall(SYS_write, fd, "x", 1); break;
+	case OWN_GETPID: (void)syscall(SYS_getpid); break;
+	}
+	_exit(0);
+}
+
+static void own_list_only(void **state)
+{
+	(void)state;
+	for (int i = 0; i < OWN_COUNT; i++) {
+		int st = in_child(child_own_list, i, NULL);
+		bool allowed = i == OWN_OPEN_RDWR || i == OWN_IOCTL_TCGETS;
+
+		if (allowed && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
+			fail_msg("%s not allowed (status 0x%x)", own_names[i], (unsigned)st);
+		if (!allowed && (!WIFSIGNALED(st) || WTERMSIG(st) != SIGSYS))
+			fail_msg("%s not killed (status 0x%x)", own_names[i], (unsigned)st);
+	}
 }
 
 /* --- sanitizer reports under the filter --------------------------------- */
@@ -421,6 +484,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(widens_only_for_sanitizers),
+		cmocka_unit_test(own_list_only),
 #if PRIVDROP_SANITIZER_BUILD
 		cmocka_unit_test(reports_survive_the_filter),
 #endif

@@ -4,7 +4,9 @@
  * (from the captures in /work/shared/data/linux-interop and the
  * reference IrNET session) go in as IrLAP data, and what we pull out is
  * compared byte for byte, also wrapped in the IrLAP I-frame and (for the
- * digest's vector 11.6) the SIR frame.
+ * digest's vector 11.6) the SIR frame.  Also: a listener's connection
+ * whose events were moved (ttp_set_handler) reports to its new context
+ * after the listener and its context are gone.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -223,6 +225,62 @@ static void confirm_to_linux_stream_connect(void **state)
 		assert_int_equal(ttp_listener_refused(s->l[0]), 0);
 		side_free(s);
 	}
+}
+
+/* A listener whose context goes away before the connections it accepted
+ * (irdad's API listener when its session ends): the accepting handler
+ * moves the connection's events to their own context (ttp_set_handler)
+ * and the listener's context is freed; the data and the peer's
+ * disconnect that follow reach the new context (under ASan, a use of the
+ * freed one would be reported). */
+struct handover {
+	struct side *to;
+	unsigned events;
+};
+
+static void on_listener_handover(void *ctx, const struct ttp_event *ev)
+{
+	struct handover *h = ctx;
+
+	h->events++;
+	if (ev->type == TTP_EV_CONNECTED) {
+		ttp_set_handler(ev->ttp, on_ttp, h->to);
+		on_ttp(h->to, ev);
+	}
+}
+
+static void events_follow_the_handler(void **state)
+{
+	static const uint8_t connect_pdu[] = { 0x92, 0x1b, 0x01, 0x00, 0x10 };
+	static const uint8_t data_pdu[] = { 0x12, 0x1b, 0x00, 'h', 'i' };
+	static const uint8_t disc_pdu[] = { 0x92, 0x1b, 0x02, 0x01 };
+	struct ttp_config c = cfg_of(TTP_MODE_STREAM, 0);
+	struct side *s = side_new();
+	struct handover *h = calloc(1, sizeof(*h));
+	uint8_t buf[8];
+
+	(void)state;
+	assert_non_null(h);
+	h->to = s;
+	s->l[0] = ttp_listen(s->lm, 0x12, &c, on_listener_handover, h);
+	assert_non_null(s->l[0]);
+	side_link_up(s);
+	feed(s, connect_pdu, sizeof(connect_pdu));
+	assert_int_equal(h->events, 1);
+	assert_int_equal(s->connected, 1);
+	/* the listener and its context go; the connection stays */
+	ttp_listener_free(s->l[0]);
+	s->l[0] = NULL;
+	free(h);
+	feed(s, data_pdu, sizeof(data_pdu));
+	assert_int_equal(s->readable, 1);
+	assert_int_equal(ttp_recv(s->t, buf, sizeof(buf)), 2);
+	assert_memory_equal(buf, "hi", 2);
+	feed(s, disc_pdu, sizeof(disc_pdu));
+	assert_int_equal(s->disconnected, 1);
+	assert_int_equal(s->reason, IRLMP_REASON_USER);
+	assert_null(s->t);
+	side_free(s);
 }
 
 /* SAR both ways: Linux's SOCK_SEQPACKET client (MaxSduSize FF FF) and our
@@ -526,6 +584,7 @@ int main(void)
 		cmocka_unit_test(stream_listener_refuses_sar),
 		cmocka_unit_test(mixed_confirms),
 		cmocka_unit_test(bad_configs),
+		cmocka_unit_test(events_follow_the_handler),
 		cmocka_unit_test(small_pulls_do_not_starve_a_stream),
 	};
 
