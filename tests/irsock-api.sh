@@ -26,11 +26,7 @@
 # of the issue takes about 3 minutes at 115200 and is run by hand.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
-irsock="$abs_top_builddir/irnet/irsock/irsock"
-classic="$abs_top_builddir/tests/irsock_classic"
-IRSOCK_LIBRARY="$abs_top_builddir/irnet/irsock/.libs/libirsock.so"
-export IRSOCK_LIBRARY
-for p in "$irsock" "$classic" "$IRSOCK_LIBRARY"; do [ -e "$p" ] || fail "$p not built"; done
+use_irsock
 echo_bytes=${IRSOCK_ECHO_BYTES:-65536}
 
 # The wrapper.

@@ -16,10 +16,7 @@
 #     even over TCP, so its output is not checked).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
-irsock="$abs_top_builddir/irnet/irsock/irsock"
-IRSOCK_LIBRARY="$abs_top_builddir/irnet/irsock/.libs/libirsock.so"
-export IRSOCK_LIBRARY
-for p in "$irsock" "$IRSOCK_LIBRARY"; do [ -e "$p" ] || fail "$p not built"; done
+use_irsock
 for p in ircp obexftp obexftpd sha256sum; do
 	command -v $p >/dev/null || skip "$p not installed (apt-get install openobex-apps obexftp)"
 done

@@ -98,3 +98,13 @@ start_irdad() {
 	lpid="$lpid $irdad_pid"
 	wait_for "$tmp/irdad-$name.err" 'serving'
 }
+# use_irsock: for the tests that run programs under irsock(1): sets irsock
+# and classic (tests/irsock_classic), exports IRSOCK_LIBRARY (the build's
+# libirsock.so); fails if one of them is not built.
+use_irsock() {
+	irsock="$abs_top_builddir/irnet/irsock/irsock"
+	classic="$abs_top_builddir/tests/irsock_classic"
+	IRSOCK_LIBRARY="$abs_top_builddir/irnet/irsock/.libs/libirsock.so"
+	export IRSOCK_LIBRARY
+	for p in "$irsock" "$classic" "$IRSOCK_LIBRARY"; do [ -e "$p" ] || fail "$p not built"; done
+}
