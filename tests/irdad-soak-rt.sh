@@ -29,30 +29,7 @@ breaks=$(PYTHONPATH="$top_srcdir/tests" "$PYTHON" "$driver" breaks "$minutes" "$
 # shellcheck disable=SC2086 # one word per option
 start_wire --ber "$ber" --seed "$seed" $breaks
 date +%s.%N >"$tmp/wire.start"
-cat >"$tmp/a.conf" <<CONF
-[ircomm modem]
-role call
-peer nickname "beta"
-pty $tmp/ircomm-a
-reconnect yes
-[irnet net0]
-role call
-peer nickname "beta"
-pty $tmp/irnet-a
-reconnect yes
-CONF
-cat >"$tmp/b.conf" <<CONF
-[ircomm serial]
-role listen
-pty $tmp/ircomm-b
-[irnet net0]
-role listen
-pty $tmp/irnet-b
-CONF
-start_irdad alpha "$a" -c "$tmp/a.conf" -v
-pa=$irdad_pid
-start_irdad beta "$b" -c "$tmp/b.conf" -v
-pb=$irdad_pid
+start_mixed_pair yes
 "$irsock" --daemon "$tmp/beta.sock" "$classic" serve >"$tmp/serve.out" 2>"$tmp/serve.err" &
 lpid="$lpid $!"
 wait_for "$tmp/serve.out" '^serving'
@@ -63,10 +40,7 @@ PYTHONPATH="$top_srcdir/tests" "$PYTHON" "$driver" run "$tmp" "$minutes" "$seed"
 rc=$?
 cat "$tmp/soak.out"
 [ $rc -eq 0 ] || fail "the soak's checks (above)"
-kill -TERM $pa $pb
-wait $pa; ra=$?
-wait $pb; rb=$?
-[ $ra -eq 0 ] && [ $rb -eq 0 ] || fail "daemons exited $ra and $rb on SIGTERM"
+stop_irdads $pa $pb
 kill -TERM "$wpid"
 wait "$wpid"
 wpid=

@@ -157,8 +157,8 @@ class Continuity:
     unit) is allowed only when a loss of the service was reported since
     the last good unit (or before the first: the call coming up)."""
 
-    def __init__(self, name, reports, kind, clock):
-        self.name, self.reports, self.kind, self.clock = name, reports, kind, clock
+    def __init__(self, d, name, reports, kind, clock):
+        self.d, self.name, self.reports, self.kind, self.clock = d, name, reports, kind, clock
         self.units = self.bytes = self.resumed = 0
         self.corrupt = []
         self.notes = []         # the breaks allowed: when and what
@@ -196,9 +196,8 @@ class Continuity:
 
 
 class RecordReader(Continuity):
-    def __init__(self, d, *args):
+    def __init__(self, *args):
         super().__init__(*args)
-        self.d = d
         self.buf = bytearray()
 
     def feed(self, data):
@@ -237,9 +236,8 @@ class RecordReader(Continuity):
 
 
 class FrameReader(Continuity):
-    def __init__(self, d, *args):
+    def __init__(self, *args):
         super().__init__(*args)
-        self.d = d
         self.dec = Decoder()
 
     def feed(self, data):
