@@ -2,7 +2,8 @@
  * irsock_classic.c: a program written against the classic Linux AF_IRDA
  * socket API, as programs of its time were, and nothing of irnet-tools
  * (no irnet header, no irnet library): tests/irsock-api.sh runs it under
- * irsock(1) and checks what it prints.
+ * irsock(1) and checks what it prints; tests/irdad-soak-rt.sh runs its
+ * cycles mode.
  *
  *   irsock_classic serve                 echo servers, stream and seqpacket
  *   irsock_classic discover              IRLMP_ENUMDEVICES
