@@ -65,25 +65,19 @@ tests_fuzz_fuzz_irqtune_proc_LDADD = irqtune/libirqtune.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_irqtune_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 
 # System integration: the boot unit, the per-device unit started by the
-# udev rule, the sleep hook, and an example policy.
+# udev rule, the unit that re-applies after resume, and an example policy.
 irqtune_edit = $(SED) -e 's|@sbindir[@]|$(sbindir)|g'
-irqtune/irqtune.service: $(srcdir)/irqtune/irqtune.service.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) irqtune && $(irqtune_edit) $(srcdir)/irqtune/irqtune.service.in >$@.tmp && mv $@.tmp $@
-irqtune/irqtune@.service: $(srcdir)/irqtune/irqtune@.service.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) irqtune && $(irqtune_edit) $(srcdir)/irqtune/irqtune@.service.in >$@.tmp && mv $@.tmp $@
-irqtune/system-sleep/irqtune: $(srcdir)/irqtune/irqtune-sleep.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) irqtune/system-sleep && $(irqtune_edit) $(srcdir)/irqtune/irqtune-sleep.in >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+irqtune_units = irqtune/irqtune.service irqtune/irqtune@.service \
+	irqtune/irqtune-resume.service
+$(irqtune_units): irqtune/%: $(srcdir)/irqtune/%.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) irqtune && $(irqtune_edit) $(srcdir)/irqtune/$*.in >$@.tmp && mv $@.tmp $@
 
-systemdsystemunit_DATA += irqtune/irqtune.service irqtune/irqtune@.service
+systemdsystemunit_DATA += $(irqtune_units)
 dist_udevrules_DATA += irqtune/60-irqtune.rules
-# systemd-sleep(8) hooks live beside the unit directory.
-systemdsleepdir = $(systemdsystemunitdir)/../system-sleep
-systemdsleep_SCRIPTS = irqtune/system-sleep/irqtune
 irqtuneexampledir = $(docdir)/examples
 dist_irqtuneexample_DATA = irqtune/irqtune.conf
-CLEANFILES += irqtune/irqtune.service irqtune/irqtune@.service $(systemdsleep_SCRIPTS)
-EXTRA_DIST += irqtune/irqtune.service.in irqtune/irqtune@.service.in \
-	irqtune/irqtune-sleep.in
+CLEANFILES += $(irqtune_units)
+EXTRA_DIST += $(irqtune_units:=.in)
 
 # The man pages (tests/man-lint.tap lints every page in man/).
 dist_man_MANS += man/irqtune.8 man/irqtune.conf.5
@@ -94,6 +88,13 @@ EXTRA_DIST += tests/irqtune-units.tap
 # irqtune on real 8250s and IRQ threads; see docs/irqtune.md.
 TESTS += tests/irqtune-vm.sh
 EXTRA_DIST += tests/irqtune-vm.sh tests/vm/guest/irqtune-apply.sh
+
+# A Debian 12 guest with systemd and udev (tests/vm/debian-image.sh) and
+# irqtune from `make install DESTDIR`: boot order, hotplug, resume, stat.
+if RUN_VM_TESTS
+TESTS += tests/irqtune-boot.sh
+endif
+EXTRA_DIST += tests/irqtune-boot.sh tests/vm/guest/irqtune-boot.sh
 
 # The guest half of the benchmark (tests/irqtune-bench.sh): a periodic
 # SCHED_FIFO load and a timed serial sink.

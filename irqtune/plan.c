@@ -164,7 +164,16 @@ int irqtune_plan_port(const struct irqtune_snapshot *snap,
 		rc = plan_attr(p->name, p->rx_trig_path, p->rx_trig_known,
 			       p->rx_trig, s->rx_trigger, "rx_trig_bytes", log,
 			       plan);
-	if (rc == 0)
+	/* ftdi_sio uses, and reports, latency_timer 1 while low_latency is
+	 * on: another value could not be read back (a second apply, after
+	 * resume or hotplug, would fail and undo), and would do nothing. */
+	bool low_after = s->low_latency >= 0 ? s->low_latency == 1
+					     : p->low_latency_known && p->low_latency;
+	if (rc == 0 && low_after && p->latency_path[0] && s->latency_timer > 1)
+		log_msg(log, LOG_LEVEL_WARNING, "%s: latency_timer %d not set: "
+			"with low_latency on, the driver uses and reports 1",
+			p->name, s->latency_timer);
+	else if (rc == 0)
 		rc = plan_attr(p->name, p->latency_path, p->latency_known,
 			       p->latency_timer, s->latency_timer,
 			       "latency_timer", log, plan);
@@ -199,7 +208,11 @@ int irqtune_plan_restore(const struct irqtune_sys *sys,
 			 const struct logger *log, struct irqtune_plan *plan,
 			 bool *gone)
 {
-	for (size_t i = 0; i < st->n; i++) {
+	/* Newest first, the reverse of the order apply recorded and made
+	 * the changes: knobs can be coupled (ftdi_sio reads latency_timer
+	 * as 1 while low_latency is on), so undoing the later one first
+	 * lets the earlier one read back what restore writes. */
+	for (size_t i = st->n; i-- > 0;) {
 		const struct irqtune_entry *e = &st->v[i];
 		char cur[64];
 		gone[i] = false;

@@ -47,7 +47,7 @@ int irqtune_plan_port(const struct irqtune_snapshot *snap,
 		      const struct logger *log, struct irqtune_plan *plan);
 
 /* Adds the changes that put back the recorded entries (only those of
- * the given devices when ndev > 0).  Entries whose target is gone (an
+ * the given devices when ndev > 0), newest entry first.  Entries whose target is gone (an
  * unplugged adapter, a thread that ended when its port was closed) are
  * logged, and their index is marked in gone[] (sized st->n) so the
  * caller can drop them. */

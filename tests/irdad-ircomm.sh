@@ -54,10 +54,7 @@ wait $pa; ra=$?
 wait $pb; rb=$?
 lpid=
 [ $ra -eq 0 ] && [ $rb -eq 0 ] || fail "daemons exited $ra and $rb on SIGTERM"
-if [ -n "${TSHARK:-}" ] && command -v "$TSHARK" >/dev/null; then
-	"$TSHARK" -r "$tmp/a.pcap" -Y '_ws.malformed || _ws.expert.severity >= error' \
-		>"$tmp/malformed.txt" 2>"$tmp/tshark.err" || fail "tshark could not read the capture"
-	[ -s "$tmp/malformed.txt" ] && { cat "$tmp/malformed.txt"; fail "malformed frames in the capture"; }
+if capture_clean "$tmp/a.pcap"; then
 	n=$("$TSHARK" -r "$tmp/a.pcap" -Y ircomm 2>/dev/null | wc -l)
 	p=$("$TSHARK" -r "$tmp/a.pcap" -Y 'ircomm.parameter' 2>/dev/null | wc -l)
 	[ "$n" -gt 0 ] && [ "$p" -gt 0 ] || fail "tshark saw no IrCOMM frames ($n) or parameters ($p)"

@@ -31,13 +31,9 @@ wait $pb; rb=$?
 lpid=
 [ $ra -eq 0 ] && [ $rb -eq 0 ] || fail "daemons exited $ra and $rb on SIGTERM"
 
-[ -n "${TSHARK:-}" ] || { echo "tshark not found: the capture is not checked"; exit 0; }
+capture_clean "$tmp/alpha.pcap" 100 || exit 0
+echo "ok: capture: $capture_frames frames, none malformed, no expert warning"
 ts() { "$TSHARK" -r "$tmp/alpha.pcap" "$@" 2>>"$tmp/tshark.err"; }
-total=$(ts -T fields -e frame.number | wc -l)
-bad=$(ts -Y '_ws.malformed || _ws.expert.severity >= 6291456 || !irlap' -T fields -e frame.number)
-[ "$total" -gt 100 ] && [ -z "$bad" ] || fail "capture: $total frames, malformed or warned: $bad"
-grep -v '^Running as user' "$tmp/tshark.err" | grep -q . && fail "tshark complained"
-echo "ok: capture: $total frames, none malformed, no expert warning"
 ts -Y 'iap.classname' -T fields -e iap.classname -e iap.attrname >"$tmp/q.out"
 grep -q '^Test:Lmp	IrDA:IrLMP:LsapSel$' "$tmp/q.out" || fail "no IAS lookup of Test:Lmp"
 lsap=$(ts -Y 'iap.int' -T fields -e iap.int | sed -n '1p')

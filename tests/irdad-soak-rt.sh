@@ -16,7 +16,8 @@
 # about 2 min 10 s, mostly idle.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
-use_irsock
+. "${top_srcdir:-.}/tests/irsock-lib.sh"
+irsock_paths
 minutes=${SOAK_RT_MINUTES:-2}
 seed=${SOAK_RT_SEED:-1}
 ber=${SOAK_RT_BER:-3e-5}
@@ -30,9 +31,7 @@ breaks=$(PYTHONPATH="$top_srcdir/tests" "$PYTHON" "$driver" breaks "$minutes" "$
 start_wire --ber "$ber" --seed "$seed" $breaks
 date +%s.%N >"$tmp/wire.start"
 start_mixed_pair yes
-"$irsock" --daemon "$tmp/beta.sock" "$classic" serve >"$tmp/serve.out" 2>"$tmp/serve.err" &
-lpid="$lpid $!"
-wait_for "$tmp/serve.out" '^serving'
+irsock_serve beta
 
 PYTHONPATH="$top_srcdir/tests" "$PYTHON" "$driver" run "$tmp" "$minutes" "$seed" \
 	irdad-a=$pa irdad-b=$pb irwire=$wpid -- "$irsock" --daemon "$tmp/alpha.sock" "$classic" \

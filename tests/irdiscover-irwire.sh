@@ -68,18 +68,10 @@ int(s[0]["address"], 16)
 print("json: found %s in %d ms" % (s[0]["address"], d["elapsed_ms"]))
 ' <"$tmp/json.out" || fail "--json output"
 
-if [ -n "${TSHARK:-}" ]; then
-	"$TSHARK" -r "$tmp/s.pcap" -T fields -e irlap.a -e frame.len 2>"$tmp/tshark.err" >"$tmp/tshark.out" ||
-		fail "tshark could not read the capture"
-	[ "$(wc -l <"$tmp/tshark.out")" -ge 3 ] || fail "capture has fewer than 3 frames"
-	"$TSHARK" -r "$tmp/s.pcap" -Y '_ws.malformed || _ws.expert.severity >= error' \
-		2>>"$tmp/tshark.err" >"$tmp/malformed.out"
-	[ -s "$tmp/malformed.out" ] && fail "tshark finds malformed frames"
+if capture_clean "$tmp/s.pcap" 3; then
 	"$TSHARK" -r "$tmp/s.pcap" -V 2>>"$tmp/tshark.err" | grep -q 'Nickname: beta' ||
 		fail "tshark does not see beta's nickname in the capture"
-	echo "tshark: $(wc -l <"$tmp/tshark.out") frames, none malformed"
-else
-	echo "tshark not found: capture not dissected"
+	echo "tshark: $capture_frames frames, none malformed"
 fi
 
 # The listener saw each discovery, and ends cleanly on SIGTERM.

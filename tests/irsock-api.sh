@@ -6,7 +6,8 @@
 #     irdad: socket(AF_IRDA) fails with EAFNOSUPPORT, and IRSOCK_DEBUG
 #     gives one hint on stderr;
 #   - discovery (IRLMP_ENUMDEVICES: layout, optlen, cut list, a hint
-#     filter nobody matches: EAGAIN);
+#     filter nobody matches: EAGAIN); IRLMP_HINTS_SET: the server's OBEX
+#     bit in beta's discovery answers while it lives, not after;
 #   - IAS: the listener's LsapSel (the LSAP getsockname gave), attributes
 #     set with IRLMP_IAS_SET (own object and another class), one deleted
 #     (IRLMP_IAS_DEL), a missing class (EADDRNOTAVAIL), irdad's Device;
@@ -20,13 +21,15 @@
 #     kept on what the descriptor becomes; and one that fails);
 #   - fork (a child writes on the inherited socket and exits) and dup
 #     (the original closed, the duplicate goes on);
-#   - link loss while reading (irwire stopped): the read ends (EOF) and a
-#     write after it fails (EPIPE).
-# IRSOCK_ECHO_BYTES (default 65536) sets the stream echo's size: the 1 MiB
-# of the issue takes about 3 minutes at 115200 and is run by hand.
+#   - link loss (irwire stopped): a read gets ECONNRESET once, then EOF, and
+#     writes EPIPE; poll then SO_ERROR gives ECONNRESET, the read then EOF; a client with echoed data it has not read yet reads all
+#     of it (as many bytes as irdad passed it), then ECONNRESET, then EOF.
+# IRSOCK_ECHO_BYTES (default 65536) sets the stream echo's size; the 1 MiB
+# echo of the issue is tests/irsock-echo.sh.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
-use_irsock
+. "${top_srcdir:-.}/tests/irsock-lib.sh"
+irsock_paths
 echo_bytes=${IRSOCK_ECHO_BYTES:-65536}
 
 # The wrapper.
@@ -60,18 +63,17 @@ start_irdad alpha "$a" -c "$tmp/a.conf" -v
 start_irdad beta "$b" -c "$tmp/b.conf" -v
 on_a() { "$irsock" --daemon "$tmp/alpha.sock" "$classic" "$@"; }
 
-"$irsock" -v --daemon "$tmp/beta.sock" "$classic" serve >"$tmp/serve.out" 2>"$tmp/serve.err" &
-lpid="$lpid $!"
-wait_for "$tmp/serve.out" '^serving'
-lsap=$(sed -n 's/^listening: IrsockStream on LSAP 0x\(..\)$/\1/p' "$tmp/serve.out")
-[ -n "$lsap" ] || fail "the server printed no LSAP"
-
-timeout 30 "$irsock" --daemon "$tmp/alpha.sock" "$classic" discover >"$tmp/disc.out" 2>"$tmp/disc.err" ||
-	fail "discover: $(cat "$tmp/disc.out")"
+irsock_serve beta
+irsock_discover alpha beta
 cat "$tmp/disc.out"
 grep -Eq '^device 0x[0-9a-f]{8} "beta" hints [0-9a-f]{4} charset 0 saddr 0x[0-9a-f]{8}$' "$tmp/disc.out" ||
 	fail "discover: beta not listed as irdad advertises it"
-peer=$(sed -n 's/^device \(0x[0-9a-f]*\) "beta".*/\1/p' "$tmp/disc.out")
+# IRLMP_HINTS_SET: the server's listeners set 0x80 0x20 (extension, OBEX), as
+# ircp -r does; beta's own hints are 0x84 0x04 (Computer; IrCOMM for its
+# [ircomm] listener): while the server lives, a's fresh discovery sees 8424.
+h=$(irsock_hints alpha beta)
+[ "$h" = 8424 ] || fail "IRLMP_HINTS_SET: beta announced '$h' while the server ran, not 8424: $(cat "$tmp/stations.out")"
+echo "ok: IRLMP_HINTS_SET: beta announces OBEX (hints $h) while the program lives"
 
 timeout 60 sh -c "
 	'$irsock' --daemon '$tmp/alpha.sock' '$classic' ias $peer IrsockStream IrDA:TinyTP:LsapSel
@@ -162,21 +164,62 @@ timeout 60 "$irsock" --daemon "$tmp/alpha.sock" "$classic" forkdup "$peer" >"$tm
 	fail "fork and dup: $(cat "$tmp/fd.out")"
 cat "$tmp/fd.out"
 
-# Link loss while reading: irwire stops carrying anything.
+# Link loss (irwire stops carrying anything), two stream connections at
+# once: one blocked in read, one that has not read the echo of its 24000
+# bytes.  The first reads ECONNRESET once, then EOF, then EPIPE on
+# writes; the second, told when irdad a has seen the link go, reads all
+# 24000 bytes (as many as irdad a logs it passed), intact, then
+# ECONNRESET, then EOF.
 on_a hold "$peer" >"$tmp/hold.out" 2>&1 &
 hp=$!
-lpid="$lpid $hp"
+on_a hold "$peer" soerror >"$tmp/hold-soerror.out" 2>&1 &
+sp=$!
+on_a inflight "$peer" 24000 "$tmp/lost" >"$tmp/inflight.out" 2>&1 &
+fp=$!
+lpid="$lpid $hp $sp $fp"
 wait_for "$tmp/hold.out" '^holding'
-kill -STOP "$wpid"
+wait_for "$tmp/hold-soerror.out" '^holding'
 i=0
-until grep -q '^write after' "$tmp/hold.out"; do
-	i=$((i + 1)); [ $i -gt 300 ] && { kill -CONT "$wpid"; fail "link loss: the read did not end in 30 s"; }
+until grep -q '^holding' "$tmp/inflight.out"; do   # the echo settles: about 10 s
+	i=$((i + 1)); [ $i -gt 600 ] && fail "in flight: not settled in 60 s: $(cat "$tmp/inflight.out")"
 	sleep 0.1
 done
+kill -STOP "$wpid"
+i=0
+until [ "$(grep -c 'bridge fd [0-9]*: connection lost' "$tmp/irdad-alpha.err")" -ge 3 ]; do
+	i=$((i + 1)); [ $i -gt 300 ] && { kill -CONT "$wpid"; fail "link loss: irdad a did not see it in 30 s"; }
+	sleep 0.1
+done
+: >"$tmp/lost"
+wait $hp || { kill -CONT "$wpid"; fail "link loss (hold): $(cat "$tmp/hold.out")"; }
+wait $fp || { kill -CONT "$wpid"; fail "link loss (in flight): $(cat "$tmp/inflight.out")"; }
+wait $sp || { kill -CONT "$wpid"; fail "link loss (SO_ERROR): $(cat "$tmp/hold-soerror.out")"; }
 kill -CONT "$wpid"
-cat "$tmp/hold.out"
-grep -Eq '^end: EOF after' "$tmp/hold.out" && grep -q '^write after: Broken pipe$' "$tmp/hold.out" ||
-	fail "link loss: not EOF then EPIPE"
-grep -q 'connection [0-9]* .*the link went down' "$tmp/irdad-alpha.err" || fail "a did not log the link loss"
-echo "ok: link loss while reading: EOF, then EPIPE"
+cat "$tmp/hold.out" "$tmp/inflight.out" "$tmp/hold-soerror.out"
+grep -Eq '^end: Connection reset by peer after' "$tmp/hold.out" &&
+	grep -q '^read again: EOF$' "$tmp/hold.out" &&
+	grep -q '^write after: Broken pipe$' "$tmp/hold.out" &&
+	grep -q '^write again: Broken pipe$' "$tmp/hold.out" ||
+	fail "link loss while reading: not ECONNRESET, EOF, then EPIPE"
+grep -q 'connection [0-9]* the link went down' "$tmp/irdad-alpha.err" || fail "a did not log the link loss"
+echo "ok: link loss while reading: ECONNRESET, then EOF, then EPIPE"
+grep -q '^SO_ERROR: Connection reset by peer$' "$tmp/hold-soerror.out" &&
+	grep -q '^end: EOF after' "$tmp/hold-soerror.out" ||
+	fail "link loss, SO_ERROR after poll: not ECONNRESET, then EOF"
+echo "ok: link loss, poll then SO_ERROR: ECONNRESET, then the read EOF"
+got=$(sed -n 's/^read: \([0-9]*\) bytes of the echo, intact, then Connection reset by peer$/\1/p' "$tmp/inflight.out")
+[ -n "$got" ] && grep -q '^read again: EOF$' "$tmp/inflight.out" ||
+	fail "link loss with data in flight: not the data, then ECONNRESET, then EOF"
+# irdad a's count of what it passed to that client (the largest of the three lost connections)
+sent=$(sed -n 's/.*connection [0-9]* the link went down (\([0-9]*\) bytes to the client.*/\1/p' "$tmp/irdad-alpha.err" | sort -n | tail -1)
+[ "$got" = "$sent" ] || fail "link loss with data in flight: read $got bytes, irdad a passed $sent"
+[ "$got" -eq 24000 ] || fail "link loss with data in flight: $got bytes, not the 24000 echoed"
+echo "ok: link loss with data in flight: all $got bytes, then ECONNRESET, then EOF"
+
+# The server gone, its sessions end: beta's hints are its own again.
+kill "$serve_pid"
+wait "$serve_pid" 2>/dev/null
+h=$(irsock_hints alpha beta)
+[ "$h" = 8404 ] || fail "IRLMP_HINTS_SET: beta announced '$h' after the server ended, not 8404: $(cat "$tmp/stations.out")"
+echo "ok: IRLMP_HINTS_SET: the OBEX bit gone with the program (hints $h)"
 exit 0

@@ -12,7 +12,10 @@
  *   irsock_classic refused ADDR          connects that must fail
  *   irsock_classic nonblock ADDR         non-blocking connect, both ends
  *   irsock_classic forkdup ADDR          the socket across fork and dup
- *   irsock_classic hold ADDR             connects, then reads until the end
+ *   irsock_classic hold ADDR [soerror]   connects, then reads until the end
+ *                                        (soerror: polls and asks SO_ERROR first)
+ *   irsock_classic inflight ADDR BYTES FILE   writes BYTES, reads nothing until
+ *                                        FILE exists, then reads to the end
  *   irsock_classic cycles ADDR SECONDS BYTES PAUSE_MS   connect, echo, close,
  *                                        again, for the soak (one line a cycle)
  *   irsock_classic nosock                socket(AF_IRDA) with no irdad
@@ -33,7 +36,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -669,12 +674,38 @@ static int nonblock(unsigned int daddr)
 	return 0;
 }
 
+static const char *outcome(ssize_t r, int err)
+{
+	return r == 0 ? "EOF" : r < 0 ? strerror(err) : "data";
+}
+
 /* Connects, checks one echo, then reads until the connection ends: how
- * it ended is the line printed ("end: EOF" or "end: error ..."). */
-static int hold(unsigned int daddr)
+ * it ended is the line printed ("end: EOF" or "end: ERROR"), then what a
+ * second read, a write and a second write give. */
+static int hold(unsigned int daddr, int soerror)
 {
 	int fd = connect_to(SOCK_STREAM, daddr, "IrsockStream");
 	char b[64];
+	/* the descriptor is a TCP socket underneath: the library must still
+	 * answer as an AF_IRDA one */
+	int v = 0;
+	socklen_t len = sizeof(v);
+	check(getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &v, &len) == 0 && v == AF_IRDA,
+	      "connected stream: SO_DOMAIN is AF_IRDA");
+	len = sizeof(v);
+	check(getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &len) == 0 && v == SOCK_STREAM,
+	      "connected stream: SO_TYPE is SOCK_STREAM");
+	struct sockaddr_irda me;
+	len = sizeof(me);
+	check(getsockname(fd, (struct sockaddr *)&me, &len) == 0 && len == sizeof(me) &&
+		      me.sir_family == AF_IRDA,
+	      "connected stream: getsockname is AF_IRDA");
+	len = sizeof(v);
+	check(getsockopt(fd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &v, &len) < 0 &&
+		      errno == ENOPROTOOPT,
+	      "connected stream: a TCP option is ENOPROTOOPT, as on af_irda");
+	printf("ok: a connected stream answers as AF_IRDA (SO_DOMAIN, SO_TYPE, getsockname, "
+	       "TCP options)\n");
 	check(write(fd, "hold", 4) == 4, "write");
 	size_t got = 0;
 	while (got < 4) {
@@ -686,13 +717,92 @@ static int hold(unsigned int daddr)
 	printf("holding\n");
 	fflush(stdout);
 	double t0 = now_s();
+	if (soerror) {
+		/* as non-blocking programs do: poll, then ask SO_ERROR */
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		while (poll(&p, 1, -1) < 0)
+			if (errno != EINTR)
+				die("poll");
+		int e = 0;
+		len = sizeof(e);
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0)
+			die("SO_ERROR");
+		printf("SO_ERROR: %s\n", e ? strerror(e) : "0");
+	}
 	ssize_t r = read(fd, b, sizeof(b));
 	int err = errno;
-	printf("end: %s after %.1f s\n", r == 0 ? "EOF" : r < 0 ? strerror(err) : "data",
-	       now_s() - t0);
+	printf("end: %s after %.1f s\n", outcome(r, err), now_s() - t0);
+	r = read(fd, b, sizeof(b));
+	err = errno;
+	printf("read again: %s\n", outcome(r, err));
 	r = write(fd, "x", 1);
 	err = errno;
 	printf("write after: %s\n", r < 0 ? strerror(err) : "written");
+	r = write(fd, "x", 1);
+	err = errno;
+	printf("write again: %s\n", r < 0 ? strerror(err) : "written");
+	close(fd);
+	return 0;
+}
+
+/* Data in flight at a link loss: BYTES written and echoed but not read,
+ * so that the echo waits in our socket; once FILE exists (the test
+ * creates it when irdad has seen the link go), everything is read: the
+ * bytes must be the echo's first ones, then ECONNRESET, then EOF.  (A
+ * receive buffer shrunk with SO_RCVBUF after the connect would keep part
+ * of the echo in irdad's end instead; but the loopback then drops what
+ * the window it had already offered lets in, and TCP's retransmission
+ * backs off beyond irdad's drain timeout while the link timeout runs:
+ * tests/unit/test_conn_bridge covers that wait, with a short stall.) */
+static int inflight(unsigned int daddr, size_t total, const char *flag)
+{
+	int fd = connect_to(SOCK_STREAM, daddr, "IrsockStream");
+	unsigned char *buf = malloc(total);
+	if (!buf)
+		die("malloc");
+	for (size_t i = 0; i < total; i++)
+		buf[i] = pattern(i);
+	for (size_t off = 0; off < total;) {
+		ssize_t w = write(fd, buf + off, total - off);
+		if (w < 0)
+			die("write");
+		off += (size_t)w;
+	}
+	/* settled: what our socket holds has not changed for 2 s */
+	int queued = -1, last = -2;
+	while (queued != last || queued <= 0) {
+		last = queued;
+		sleep(2);
+		if (ioctl(fd, FIONREAD, &queued) < 0)
+			die("FIONREAD");
+	}
+	printf("holding: %d bytes queued\n", queued);
+	fflush(stdout);
+	/* bounded, so that a test that failed meanwhile leaves nothing behind */
+	for (int waited = 0; access(flag, F_OK) != 0; waited++) {
+		if (waited > 1200) {
+			printf("FAIL: %s did not appear in 120 s\n", flag);
+			return 1;
+		}
+		usleep(100000);
+	}
+	size_t got = 0;
+	ssize_t r;
+	while ((r = read(fd, buf, total)) > 0) {
+		for (ssize_t i = 0; i < r; i++)
+			if (buf[i] != pattern(got + (size_t)i)) {
+				printf("FAIL: byte %zu is %02x, not %02x\n", got + (size_t)i, buf[i],
+				       pattern(got + (size_t)i));
+				return 1;
+			}
+		got += (size_t)r;
+	}
+	int err = errno;
+	printf("read: %zu bytes of the echo, intact, then %s\n", got, outcome(r, err));
+	r = read(fd, buf, total);
+	err = errno;
+	printf("read again: %s\n", outcome(r, err));
+	free(buf);
 	close(fd);
 	return 0;
 }
@@ -784,7 +894,11 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "forkdup") == 0)
 		return forkdup(parse_addr(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "hold") == 0)
-		return hold(parse_addr(argv[2]));
+		return hold(parse_addr(argv[2]), 0);
+	if (argc == 4 && strcmp(argv[1], "hold") == 0 && strcmp(argv[3], "soerror") == 0)
+		return hold(parse_addr(argv[2]), 1);
+	if (argc == 5 && strcmp(argv[1], "inflight") == 0)
+		return inflight(parse_addr(argv[2]), strtoul(argv[3], NULL, 10), argv[4]);
 	if (argc == 6 && strcmp(argv[1], "cycles") == 0)
 		return cycles(parse_addr(argv[2]), strtod(argv[3], NULL), strtoul(argv[4], NULL, 10),
 			      (unsigned)strtoul(argv[5], NULL, 10));
@@ -794,6 +908,6 @@ int main(int argc, char **argv)
 		printf("ok: no irdad: EAFNOSUPPORT\n");
 		return 0;
 	}
-	fprintf(stderr, "usage: irsock_classic serve|discover|ias|echo|refused|nonblock|forkdup|hold|cycles|nosock ...\n");
+	fprintf(stderr, "usage: irsock_classic serve|discover|ias|echo|refused|nonblock|forkdup|hold|inflight|cycles|nosock ...\n");
 	return 2;
 }

@@ -23,6 +23,7 @@ AM_TESTS_ENVIRONMENT = \
 	PPPD='$(PPPD)'; export PPPD; \
 	LINUX_UML='$(LINUX_UML)'; export LINUX_UML; \
 	QEMU_X86='$(QEMU_X86)'; export QEMU_X86; \
+	IRNET_REALTIME_TESTS='$(REALTIME_TESTS)'; export IRNET_REALTIME_TESTS; \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; export UBSAN_OPTIONS; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0; export ASAN_OPTIONS;
 

@@ -6,6 +6,10 @@ irdiscover="$abs_top_builddir/irnet/tools/irdiscover"
 [ -x "$irwire" ] && [ -x "$irdiscover" ] || { echo "FAIL: programs not built"; exit 1; }
 PYTHON=${PYTHON:-/usr/bin/python3}
 [ -x "$PYTHON" ] || skip "python3 not found"
+# distcheck (configure --disable-realtime-tests): these ran in the main
+# build from the same sources; in the tarball's build they would only
+# wait on the emulated line for minutes more.
+[ "${IRNET_REALTIME_TESTS:-yes}" = no ] && skip "real-time link tests are off (configure --disable-realtime-tests)"
 
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
@@ -98,15 +102,26 @@ start_irdad() {
 	lpid="$lpid $irdad_pid"
 	wait_for "$tmp/irdad-$name.err" 'serving'
 }
-# use_irsock: for the tests that run programs under irsock(1): sets irsock
-# and classic (tests/irsock_classic), exports IRSOCK_LIBRARY (the build's
-# libirsock.so); fails if one of them is not built.
-use_irsock() {
-	irsock="$abs_top_builddir/irnet/irsock/irsock"
-	classic="$abs_top_builddir/tests/irsock_classic"
-	IRSOCK_LIBRARY="$abs_top_builddir/irnet/irsock/.libs/libirsock.so"
-	export IRSOCK_LIBRARY
-	for p in "$irsock" "$classic" "$IRSOCK_LIBRARY"; do [ -e "$p" ] || fail "$p not built"; done
+# capture_clean PCAP [MIN_FRAMES]: tshark reads PCAP; it has at least
+# MIN_FRAMES (1) frames, every one IrLAP, none malformed or with an
+# expert error, and tshark says nothing on stderr.  Sets capture_frames.
+# Returns 1 when tshark is not installed (the caller checks no more of
+# the capture); fails the test otherwise.
+capture_clean() {
+	if [ -z "${TSHARK:-}" ] || ! command -v "$TSHARK" >/dev/null; then
+		echo "tshark not found: $1 is not checked"
+		return 1
+	fi
+	capture_frames=$("$TSHARK" -r "$1" -T fields -e frame.number 2>"$tmp/tshark.err" | wc -l)
+	bad=$("$TSHARK" -r "$1" -Y '_ws.malformed || _ws.expert.severity >= error || !irlap' \
+		-T fields -e frame.number 2>>"$tmp/tshark.err")
+	[ "$capture_frames" -ge "${2:-1}" ] ||
+		fail "$1: $capture_frames frames, expected at least ${2:-1}"
+	[ -z "$bad" ] || fail "$1: malformed, not IrLAP or with an expert error: frames" $bad
+	if grep -v '^Running as user' "$tmp/tshark.err" | grep -q .; then
+		fail "tshark complained about $1: $(head -3 "$tmp/tshark.err")"
+	fi
+	return 0
 }
 # start_mixed_pair [yes|no]: two daemons on the wire's ptys that each
 # serve an [ircomm] and an [irnet] endpoint on $tmp/ircomm-a, -b and

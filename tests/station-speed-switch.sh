@@ -39,11 +39,7 @@ print("link at %d bps up in %d ms" % (l["baud"], l["connect_ms"]))
 	lpid=
 	kill -TERM "$wpid"; wait "$wpid"
 	wpid=
-	if [ -n "${TSHARK:-}" ]; then
-		"$TSHARK" -r "$tmp/c.pcap" -T fields -e irlap.c 2>/dev/null >"$tmp/frames.out"
-		"$TSHARK" -r "$tmp/c.pcap" -Y '_ws.malformed || _ws.expert.severity >= error' \
-			2>/dev/null >"$tmp/malformed.out"
-		[ -s "$tmp/malformed.out" ] && fail "tshark: malformed frames"
+	if capture_clean "$tmp/c.pcap"; then
 		# SNRM (0x93), UA (0x73), RR with P/F (0x11/0x31...), DISC (0x53)
 		"$TSHARK" -r "$tmp/c.pcap" 2>/dev/null >"$tmp/summary.out"
 		for f in SNRM UA RR DISC; do

@@ -128,6 +128,7 @@ static const struct schema msg_schemas[] = {
 	  { REQ(IRDAD_A_SERVICE), REQ(IRDAD_A_ROLE), OPT(IRDAD_A_DADDR), OPT(IRDAD_A_NICKNAME),
 	    OPT(IRDAD_A_TIMEOUT_MS) },
 	  check_attach },
+	{ "HINTS", { REQ(IRDAD_A_HINTS) }, NULL },
 	/* replies and events: from IRDAD_MSG_OK on */
 	{ "OK", { OPT(IRDAD_A_OBJ_ID), OPT(IRDAD_A_ENDPOINT_ID) }, NULL },
 	{ "ERROR", { REQ(IRDAD_A_ERRNO), REQ(IRDAD_A_TEXT) }, NULL },

@@ -40,6 +40,7 @@ enum irdad_msg_type {
 	IRDAD_MSG_STATUS = 9,
 	IRDAD_MSG_WATCH = 10,
 	IRDAD_MSG_ATTACH = 11,    /* an IrNET endpoint on the client's descriptors */
+	IRDAD_MSG_HINTS = 12,     /* hint bits this session adds to our discovery answers */
 	/* replies and events, irdad -> client */
 	IRDAD_MSG_OK = 64,
 	IRDAD_MSG_ERROR = 65,
@@ -52,7 +53,7 @@ enum irdad_msg_type {
 	IRDAD_MSG_DISCONNECTED = 72,
 	IRDAD_MSG_STATION = 73,
 };
-#define IRDAD_MSG_REQ_LAST IRDAD_MSG_ATTACH  /* requests are 1..this */
+#define IRDAD_MSG_REQ_LAST IRDAD_MSG_HINTS   /* requests are 1..this */
 
 enum irdad_attr_tag {
 	IRDAD_A_CLIENT = 1,       /* str: the client's name, for the log */

@@ -921,6 +921,16 @@ int irnet_client_watch(struct irnet_client *cl, uint32_t events, int timeout_ms)
 	return simple_request(cl, IRDAD_MSG_WATCH, IRDAD_A_EVENTS, events, timeout_ms);
 }
 
+int irnet_client_hints(struct irnet_client *cl, uint16_t hints, int timeout_ms)
+{
+	struct irdad_writer wr;
+	int rc = begin(cl, &wr, IRDAD_MSG_HINTS);
+	if (rc < 0)
+		return rc;
+	irdad_put_u16(&wr, IRDAD_A_HINTS, hints);
+	return call(cl, &wr, IRDAD_MSG_OK, timeout_ms);
+}
+
 int irnet_client_listen(struct irnet_client *cl, const struct irnet_listen_req *req,
 			uint32_t *listener_id, uint8_t *lsap, int timeout_ms)
 {

@@ -250,6 +250,10 @@ int irnet_client_status(struct irnet_client *cl, struct irnet_status *st, int ti
 bool irnet_status_counter(const struct irnet_status *st, const char *name, uint64_t *value);
 /* Asks for events (IRDAD_WATCH_* bits); they then come as events. */
 int irnet_client_watch(struct irnet_client *cl, uint32_t events, int timeout_ms);
+/* Adds hint bits (first hint byte high, as STATIONS gives them; 0: none)
+ * to what irdad announces in discovery, for as long as this session
+ * lives (HINTS); a later call replaces them. */
+int irnet_client_hints(struct irnet_client *cl, uint16_t hints, int timeout_ms);
 
 /*
  * ATTACH (docs/irdad-api.md, "ATTACH: endpoints on your descriptors"):

@@ -1797,6 +1797,24 @@ uint64_t irlap_deadline(const struct irlap *st)
 	return st->timer == T_NONE ? UINT64_MAX : st->timer_at;
 }
 
+void irlap_port_lost(struct irlap *st, uint64_t now_us)
+{
+	st->now = now_us;
+	switch (st->state) {
+	case IRLAP_NDM:
+	case IRLAP_QUERY:
+	case IRLAP_REPLY:
+		/* no link; a discovery under way ends by its own timers */
+		return;
+	default:
+		log_msg(st->log, LOG_LEVEL_WARNING, "link to 0x%08x lost: the port is gone",
+			st->peer_daddr);
+		to_ndm(st, "port lost", true, IRLAP_REASON_NO_RESPONSE);
+		run_kick(st);
+		return;
+	}
+}
+
 /* ---- requests ---------------------------------------------------------- */
 
 /* Discovery and connect wait for a quiet medium (listen before talk). */
@@ -2113,6 +2131,24 @@ const struct qos_result *irlap_get_qos(const struct irlap *st)
 }
 
 const struct irlap_stats *irlap_get_stats(const struct irlap *st) { return &st->stats; }
+
+size_t irlap_get_hints(const struct irlap *st, uint8_t out[2])
+{
+	out[0] = st->cfg.info.hints[0];
+	out[1] = st->cfg.info.nhints > 1 ? st->cfg.info.hints[1] : 0;
+	return st->cfg.info.nhints;
+}
+
+void irlap_set_hints(struct irlap *st, const uint8_t *hints, size_t n)
+{
+	if (n < 1 || n > 2)
+		return;
+	st->cfg.info.hints[0] = hints[0];
+	st->cfg.info.hints[1] = n > 1 ? hints[1] : 0;
+	st->cfg.info.nhints = (uint8_t)n;
+	log_msg(st->log, LOG_LEVEL_DEBUG, "irlap: hints now %02x %02x (%zu bytes)", hints[0],
+		n > 1 ? hints[1] : 0, n);
+}
 
 size_t irlap_pending(const struct irlap *st)
 {

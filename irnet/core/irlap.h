@@ -243,11 +243,22 @@ void irlap_media_activity(struct irlap *st, uint64_t now_us, bool in_frame);
 void irlap_frame_error(struct irlap *st, uint64_t now_us);
 /* The I-field size new pulled I-frames get now (adapted to losses). */
 uint32_t irlap_get_frame_size(const struct irlap *st);
+/* The hint bytes we announce in discovery (our XID frames): read, and
+ * replaced from now on (n is 1 or 2; the caller sets hints[0]'s extension
+ * bit when there are 2).  Returns how many were written to out. */
+size_t irlap_get_hints(const struct irlap *st, uint8_t out[2]);
+void irlap_set_hints(struct irlap *st, const uint8_t *hints, size_t n);
 /* Returns 0 or a negative errno: -EBUSY (not in a state that takes this
  * request), -ENOTCONN, -EMSGSIZE (longer than the negotiated data size),
  * -ENOBUFS (DATA queue full), -EINVAL. */
 int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t now_us);
 void irlap_tick(struct irlap *st, uint64_t now_us);
+/* The host lost its port (a USB adapter unplugged): a link, or a
+ * connection being set up, ends at once as a link loss (DISCONNECT,
+ * IRLAP_REASON_NO_RESPONSE) with the queues flushed, instead of after
+ * the link-disconnect threshold; in NDM, QUERY and REPLY nothing
+ * happens (a discovery ends by its timers, finding nobody). */
+void irlap_port_lost(struct irlap *st, uint64_t now_us);
 /* The next time irlap_tick() has work; UINT64_MAX if none. */
 uint64_t irlap_deadline(const struct irlap *st);
 

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "conn_bridge.h"
+#include "station.h"
+#include "loopback_pair.h"
 #include "ias.h"
 #include "irdad_config.h"
 #include "irdad_msg.h"
@@ -102,6 +104,7 @@ struct ar_client {
 	uint32_t watch;
 	struct ias_query *query;    /* one IAS_QUERY at a time */
 	uint32_t query_seq;
+	uint16_t hints;             /* HINTS: bits this session adds (first byte high) */
 };
 
 struct api_requests {
@@ -113,6 +116,10 @@ struct api_requests {
 	size_t nstations;
 	bool discovering;
 	uint32_t link_peer;         /* the peer while the link is up */
+	/* HINTS: what the station announced before any session added bits */
+	bool hints_added;
+	uint8_t base_hints[2];
+	size_t nbase_hints;
 	uint32_t next_id;
 	struct eloop_timer reaper;
 	/* of the connections already freed (STATUS adds the live ones) */
@@ -353,10 +360,12 @@ static const char *reason_text(enum irlmp_reason r)
 static void bridge_closed(void *ctx, struct conn_bridge *b, bool by_peer, enum irlmp_reason reason)
 {
 	struct ar_conn *c = ctx;
-	(void)b;
-	log_msg(c->cl->ar->cfg.log, LOG_LEVEL_INFO, "%s: connection %u %s",
+	const struct conn_bridge_stats *st = conn_bridge_get_stats(b);
+	log_msg(c->cl->ar->cfg.log, LOG_LEVEL_INFO,
+		"%s: connection %u %s (%llu bytes to the client, %llu to the peer)",
 		client_name(c->cl), (unsigned)c->id,
-		by_peer ? reason_text(reason) : "closed by the client");
+		by_peer ? reason_text(reason) : "closed by the client",
+		(unsigned long long)st->bytes_from_peer, (unsigned long long)st->bytes_to_peer);
 	if (by_peer && c->cl->s)
 		send_disconnected(c, reason, reason_text(reason));
 	c->t = NULL;
@@ -419,6 +428,23 @@ static bool conn_socketpair(struct ar_conn *c, int type, int sv[2])
 	return false;
 }
 
+/* A stream's descriptor pair: TCP on the loopback (a link loss can then
+ * read as ECONNRESET, loopback_pair.h); where that fails (no loopback in
+ * this network namespace), a unix socketpair, logged: the client then
+ * reads end of file on a link loss.  *tcp says which. */
+static bool conn_stream_pair(struct ar_conn *c, int sv[2], bool *tcp)
+{
+	int rc = loopback_pair(sv);
+
+	*tcp = rc == 0;
+	if (rc == 0)
+		return true;
+	log_msg(c->cl->ar->cfg.log, LOG_LEVEL_INFO,
+		"connection %u: no TCP pair on 127.0.0.1 (%s): a unix socketpair, where a lost "
+		"link reads as end of file", (unsigned)c->id, strerror(-rc));
+	return conn_socketpair(c, SOCK_STREAM, sv);
+}
+
 static void conn_no_bridge(struct ar_conn *c, const int sv[2])
 {
 	close(sv[0]);
@@ -445,7 +471,7 @@ static void conn_open(struct ar_conn *c, struct ttp *t)
 
 	c->t = t;
 	eloop_timer_cancel(ar->loop, &c->timeout);
-	if (!conn_socketpair(c, sar ? SOCK_SEQPACKET : SOCK_STREAM, sv))
+	if (sar ? !conn_socketpair(c, SOCK_SEQPACKET, sv) : !conn_stream_pair(c, sv, &bc.tcp))
 		return;
 	c->bridge = conn_bridge_new(ar->loop, t, sv[0], &bc, &bridge_ops, c);
 	if (!c->bridge) {
@@ -1323,6 +1349,60 @@ static void req_watch(struct ar_client *cl, const struct irdad_msg *m)
 	reply_ok(cl, m->seq, -1);
 }
 
+/* --- HINTS: bits sessions add to what the station announces -------------------- */
+
+/* The station announces its own hints OR-ed with every live session's,
+ * from the next XID on; once no session adds any, its own again. */
+static void apply_hints(struct api_requests *ar)
+{
+	struct irlap *lap = station_irlap(stack_station(ar->stk));
+	uint16_t added = 0;
+	uint8_t h[2];
+	size_t n;
+
+	for (const struct ar_client *cl = ar->clients; cl; cl = cl->next)
+		if (cl->s)
+			added |= cl->hints;
+	if (!ar->hints_added) {
+		if (!added)
+			return;
+		ar->nbase_hints = irlap_get_hints(lap, ar->base_hints);
+	}
+	h[0] = ar->base_hints[0];
+	h[1] = ar->nbase_hints > 1 ? ar->base_hints[1] : 0;
+	n = ar->nbase_hints;
+	if (added) {
+		h[0] |= (uint8_t)(added >> 8);
+		h[1] |= (uint8_t)added;
+		n = h[1] ? 2 : 1;
+		if (n == 2)
+			h[0] |= 0x80; /* the extension bit: a second byte follows */
+	}
+	irlap_set_hints(lap, h, n);
+	ar->hints_added = added != 0;
+	log_msg(ar->cfg.log, LOG_LEVEL_INFO, "discovery hints now %02x%s%02x%s", h[0],
+		n > 1 ? " " : "", n > 1 ? h[1] : 0, added ? " (with the sessions')" : "");
+}
+
+static void req_hints(struct ar_client *cl, const struct irdad_msg *m)
+{
+	uint16_t h = 0;
+
+	irdad_get_u16(&m->attrs, IRDAD_A_HINTS, &h);
+	if (h & 0x0080) {
+		api_session_error(cl->s, m->seq, EINVAL,
+				  "HINTS: 0x%04x asks for a third hint byte, which irdad does not "
+				  "announce", (unsigned)h);
+		return;
+	}
+	/* the first byte's extension bit is ours to set (when a second follows) */
+	cl->hints = h & 0x7f7f;
+	log_msg(cl->ar->cfg.log, LOG_LEVEL_INFO, "%s: adds discovery hints 0x%04x",
+		client_name(cl), (unsigned)cl->hints);
+	apply_hints(cl->ar);
+	reply_ok(cl, m->seq, -1);
+}
+
 /* --- sessions ----------------------------------------------------------------- */
 
 static struct ar_client *client_of(struct api_requests *ar, struct api_session *s)
@@ -1363,6 +1443,7 @@ static void on_request(void *ctx, struct api_session *s, const struct irdad_msg 
 	case IRDAD_MSG_STATUS: req_status(cl, m); break;
 	case IRDAD_MSG_WATCH: req_watch(cl, m); break;
 	case IRDAD_MSG_ATTACH: req_attach(cl, m); break;
+	case IRDAD_MSG_HINTS: req_hints(cl, m); break;
 	default:
 		api_session_error(s, m->seq, EBADMSG, "%s is not a request",
 				  irdad_msg_type_name(m->type));
@@ -1453,6 +1534,10 @@ static void on_session_closed(void *ctx, struct api_session *s)
 	if (cl->query)
 		ias_query_cancel(cl->query);
 	cl->query = NULL;
+	if (cl->hints) {
+		cl->hints = 0;
+		apply_hints(ar);
+	}
 	if (cl->conns) {
 		snprintf(cl->gone_name, sizeof(cl->gone_name), "%s (gone)", api_session_name(s));
 		log_msg(ar->cfg.log, LOG_LEVEL_INFO, "%s: its open connections go on until "

@@ -10,10 +10,15 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/sockios.h>
 
 #include "array.h"
+#include "loopback_pair.h"
 
 /* What the bridge needs of the connection under it: TinyTP or a plain
  * IrLMP connection, whose calls have the same shape. */
@@ -49,12 +54,14 @@ enum bridge_state {
 	BRIDGE_OPEN,       /* data both ways */
 	BRIDGE_FLUSHING,   /* the client closed: TinyTP sends what it has, then disconnect */
 	BRIDGE_DRAINING,   /* TinyTP closed: the client reads what is left, then EOF */
+	BRIDGE_DELIVERING, /* TCP: all written; waiting for the client's kernel to take it */
 	BRIDGE_CLOSED,     /* closed was called; the owner frees us */
 };
 
 static const char *state_name(enum bridge_state s)
 {
-	static const char *const names[] = { "OPEN", "FLUSHING", "DRAINING", "CLOSED" };
+	static const char *const names[] = { "OPEN", "FLUSHING", "DRAINING", "DELIVERING",
+					     "CLOSED" };
 	return names[s];
 }
 
@@ -85,7 +92,8 @@ struct conn_bridge {
 	size_t tx_held;             /* bytes in tx_buf TinyTP refused for now */
 	struct rx_queue rx;
 	struct eloop_timer timer;   /* flushing: poll the queue; draining: give up */
-	uint64_t flush_deadline;    /* flushing: when to give up on the peer */
+	uint64_t flush_deadline;    /* flushing: when to give up on the peer;
+				     * draining, delivering: on the client */
 	struct conn_bridge_stats stats;
 };
 
@@ -138,6 +146,48 @@ static void want_write(struct conn_bridge *b, bool on)
 		eloop_remove_writer(b->loop, b->fd);
 }
 
+/* The connection ended under us, not by the peer's disconnect PDU: the
+ * link lost (0x02), not opened (0x03) or reset (0x04), IrLMP closing it
+ * (0x05) or giving up on an unresponsive peer (0x07): what af_irda
+ * reported as a reset rather than an end of file.  Any other reason is
+ * one a peer's disconnect carries (0x01 "user request" from Linux; a
+ * stranger's 0xff "unspecified" too): the peer ended it, end of file. */
+static bool link_lost(const struct conn_bridge *b)
+{
+	if (!b->peer_closed)
+		return false;
+	switch (b->reason) {
+	case IRLMP_REASON_LAP_DISCONNECT:
+	case IRLMP_REASON_LAP_CONNECT_FAILED:
+	case IRLMP_REASON_LAP_RESET:
+	case IRLMP_REASON_LM_INITIATED:
+	case IRLMP_REASON_NO_RESPONSE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Ends the client's socket.  A socketpair is shut down: the client reads
+ * end of file, its writes fail with EPIPE.  A loopback pair is closed
+ * with a reset: after a link loss straight away (the client reads its
+ * bytes, then ECONNRESET once, then end of file); otherwise after a FIN
+ * (end of file; the reset then makes the client's next write fail with
+ * EPIPE, as on a socketpair, instead of vanishing into our closed end). */
+static void end_socket(struct conn_bridge *b)
+{
+	if (!b->cfg.tcp) {
+		shutdown(b->fd, SHUT_RDWR);
+		return;
+	}
+	if (!link_lost(b))
+		shutdown(b->fd, SHUT_WR);
+	log_msg(b->cfg.log, LOG_LEVEL_DEBUG, "bridge fd %d: reset (%s)", b->fd,
+		link_lost(b) ? "link lost" : "after end of file");
+	loopback_pair_reset(b->fd);
+	b->fd = -1;
+}
+
 static void finish(struct conn_bridge *b, const char *event)
 {
 	if (b->state == BRIDGE_CLOSED)
@@ -146,8 +196,51 @@ static void finish(struct conn_bridge *b, const char *event)
 	want_read(b, false);
 	want_write(b, false);
 	eloop_timer_cancel(b->loop, &b->timer);
-	shutdown(b->fd, SHUT_RDWR);
+	end_socket(b);
 	b->ops->closed(b->ctx, b, b->peer_closed, b->reason);
+}
+
+/* TCP: a reset discards what the client's kernel has not acknowledged, so
+ * the bridge waits until nothing is (or nobody is left to take it). */
+static bool delivered(struct conn_bridge *b)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	int unacked = 0;
+
+	if (getsockopt(b->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    (ti.tcpi_state != TCP_ESTABLISHED && ti.tcpi_state != TCP_CLOSE_WAIT))
+		return true;
+	return ioctl(b->fd, SIOCOUTQ, &unacked) < 0 || unacked == 0;
+}
+
+/* The client's socket has all that TinyTP left (or the client is gone). */
+static void drained(struct conn_bridge *b)
+{
+	want_write(b, false);
+	if (!b->cfg.tcp || delivered(b)) {
+		finish(b, "drained");
+		return;
+	}
+	set_state(b, BRIDGE_DELIVERING, "drained");
+	b->stats.delivery_waits++;
+	/* no event says "acknowledged": look again shortly */
+	eloop_timer_arm_in(b->loop, &b->timer, 10000);
+}
+
+static void on_deliver_timer(struct conn_bridge *b)
+{
+	if (delivered(b)) {
+		finish(b, "delivered");
+		return;
+	}
+	if (eloop_now_us() >= b->flush_deadline) {
+		log_msg(b->cfg.log, LOG_LEVEL_INFO,
+			"bridge fd %d: the client left bytes unread; dropped", b->fd);
+		finish(b, "drain timeout");
+		return;
+	}
+	eloop_timer_arm_in(b->loop, &b->timer, 10000);
 }
 
 /* --- TinyTP -> client ------------------------------------------------- */
@@ -350,6 +443,8 @@ static void on_timer(struct eloop *loop, void *ctx)
 
 	if (b->state == BRIDGE_DRAINING)
 		on_drain_timeout(b);
+	else if (b->state == BRIDGE_DELIVERING)
+		on_deliver_timer(b);
 	else
 		on_flush_timer(loop, ctx);
 }
@@ -368,7 +463,7 @@ static void on_writable(struct eloop *loop, int fd, void *ctx)
 	(void)fd;
 	if (b->state == BRIDGE_DRAINING) {
 		if (rx_flush(b))
-			finish(b, "drained");
+			drained(b);
 		return;
 	}
 	pump_from_peer(b);
@@ -398,15 +493,20 @@ static void on_transport_event(struct conn_bridge *b, enum tr_event type,
 		b->reason = reason;
 		take_all_from_peer(b);
 		note_drops(b);
+		log_msg(b->cfg.log, LOG_LEVEL_INFO,
+			"bridge fd %d: %s (IrLMP reason 0x%02x), %zu bytes still for the client",
+			b->fd, link_lost(b) ? "connection lost" : "the peer disconnected",
+			(unsigned)reason, b->rx.len - b->rx.off);
 		b->t = NULL; /* the layer below frees it after this event */
 		want_read(b, false);
 		if (b->state == BRIDGE_FLUSHING) {
 			finish(b, "peer closed while flushing");
 			return;
 		}
-		set_state(b, BRIDGE_DRAINING, "peer closed");
+		set_state(b, BRIDGE_DRAINING, link_lost(b) ? "link lost" : "peer closed");
+		b->flush_deadline = eloop_now_us() + b->cfg.drain_timeout_us;
 		if (rx_flush(b)) {
-			finish(b, "drained");
+			drained(b);
 			return;
 		}
 		want_write(b, true);
@@ -498,7 +598,8 @@ void conn_bridge_free(struct conn_bridge *b)
 	want_write(b, false);
 	eloop_timer_cancel(b->loop, &b->timer);
 	drop_transport(b);
-	close(b->fd);
+	if (b->fd >= 0)
+		close(b->fd);
 	free(b->rx.buf);
 	free(b->rx.sdu);
 	free(b->tx_buf);

@@ -3,8 +3,9 @@
  * local socket.
  *
  * irdad hands each connection to its client as a descriptor (one end of
- * a socketpair, docs/irdad-api.md); the bridge moves the bytes between
- * the daemon's end and the TinyTP connection, in both directions, with
+ * a TCP loopback pair for a stream, of a socketpair otherwise,
+ * docs/irdad-api.md); the bridge moves the bytes between the daemon's
+ * end and the TinyTP connection, in both directions, with
  * back-pressure each way and nothing dropped:
  *   - socket -> TinyTP: the socket is read only while TinyTP's send
  *     queue has room (then TTP_EV_WRITABLE resumes it), so a writer
@@ -33,9 +34,19 @@
  *
  * Ends: the client closing its end (EOF) flushes what it wrote, then
  * disconnects TinyTP; TinyTP disconnecting (the peer, the link) takes
- * what is still queued, writes it out as the client reads, then shuts
- * the socket down, so the client reads every byte and then EOF.  Either
- * way the owner hears `closed` once, and frees the bridge.
+ * what is still queued, writes it out as the client reads, then ends
+ * the socket, so the client reads every byte and then the end:
+ *   - a socketpair is shut down: end of file, then EPIPE on a write,
+ *     whatever the reason;
+ *   - a TCP loopback pair (cfg.tcp, loopback_pair.h) waits until the
+ *     client's kernel has acknowledged every byte (a reset would discard
+ *     the rest), then: the connection ended under us (IrLMP reason 0x02
+ *     link lost, 0x03, 0x04 reset, 0x05, 0x07 IrLMP giving up): a reset
+ *     alone: ECONNRESET once on the next read or write, then end of file
+ *     and EPIPE; any other reason is the peer's disconnect (0x01 "user
+ *     request", ...): a FIN, then a reset: end of file, then EPIPE on a
+ *     write.
+ * Either way the owner hears `closed` once, and frees the bridge.
  *
  * Does not own: the TinyTP connection's creation (the owner made it and
  * routes its events here with conn_bridge_ttp_event), the stack's
@@ -69,6 +80,8 @@ struct conn_bridge_stats {
 	uint64_t stalls_peer;    /* times reading the socket stopped for TinyTP */
 	uint64_t stalls_client;  /* times TinyTP waited for the client to read */
 	uint64_t tx_oversize;    /* client messages over tx_max, dropped */
+	uint64_t delivery_waits; /* TCP: the end waited for the client's kernel to
+				  * acknowledge what it held (0 or 1) */
 	uint64_t rx_dropped;     /* the peer's data the layer below dropped (lmp_conn:
 				  * receive queue full; TinyTP: oversize, no credit) */
 };
@@ -91,6 +104,9 @@ struct conn_bridge_config {
 	 * client to read what the peer sent, or the peer to take what the
 	 * client wrote */
 	uint64_t drain_timeout_us;
+	/* fd is one end of a loopback_pair (TCP, stream mode): the bridge ends
+	 * it with a reset, so that a link loss reads as ECONNRESET (see Ends) */
+	bool tcp;
 	const struct logger *log;
 };
 

@@ -1042,6 +1042,18 @@ int ircomm_pty_start(struct ircomm_pty *p, struct eloop *loop, struct stack *stk
 	return 0;
 }
 
+void ircomm_pty_port_back(struct ircomm_pty *p)
+{
+	if (!p->started || p->on_fds || !is_caller(p) || !p->in_use ||
+	    (p->state != IRCOMM_PTY_IDLE && p->state != IRCOMM_PTY_WAIT_REDIAL))
+		return;
+	/* a call as at the program's first open */
+	p->connected_since_dtr = false;
+	p->redial_us = REDIAL_FIRST_US;
+	p->ncand = p->cand_at = 0;
+	wait_redial(p, 0, "port back");
+}
+
 void ircomm_pty_lap_event(struct ircomm_pty *p, const struct irlap_event *ev)
 {
 	if (p->started && p->on_fds)

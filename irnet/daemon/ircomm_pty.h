@@ -137,6 +137,11 @@ int ircomm_pty_start(struct ircomm_pty *p, struct eloop *loop, struct stack *stk
  * the IrCOMM client's deadline, which an IAS answer (arriving in a DATA
  * event) moves without a callback.  A listener ignores them. */
 void ircomm_pty_lap_event(struct ircomm_pty *p, const struct irlap_event *ev);
+/* The port is back after it went away (irdad reopened it): a calling
+ * endpoint whose program still holds the slave calls at once, as at the
+ * program's first open, whatever `reconnect` says (the connection was
+ * lost to the unplug, not ended by the peer).  Others: nothing. */
+void ircomm_pty_port_back(struct ircomm_pty *p);
 /* Disconnects, closes the pty, removes the link if it is still ours. */
 void ircomm_pty_free(struct ircomm_pty *p);
 

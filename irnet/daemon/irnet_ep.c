@@ -840,6 +840,15 @@ void irnet_ep_lap_event(struct irnet_ep *e, const struct irlap_event *ev)
 	}
 }
 
+void irnet_ep_port_back(struct irnet_ep *e)
+{
+	if (!e->started || e->stdio || e->role != IRDAD_ROLE_CALL || !e->slave_open ||
+	    e->state != IRNET_EP_DOWN)
+		return;
+	eloop_timer_cancel(e->loop, &e->retry);
+	call(e, "port back");
+}
+
 void irnet_ep_port_failed(struct irnet_ep *e)
 {
 	if (!e->started)

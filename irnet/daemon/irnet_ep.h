@@ -119,6 +119,11 @@ void irnet_ep_lap_event(struct irnet_ep *e, const struct irlap_event *ev);
 /* The port or its dongle failed (stack_config.failed): whatever was
  * under way fails with reason "dongle". */
 void irnet_ep_port_failed(struct irnet_ep *e);
+/* The port is back after it went away (irdad reopened it): a calling
+ * pty endpoint whose pppd still holds the slave calls at once, as when
+ * pppd opened it, whatever `reconnect` says (the link was lost to the
+ * unplug, not ended by the peer). */
+void irnet_ep_port_back(struct irnet_ep *e);
 /* Disconnects, withdraws IrNetv1, closes the channel, removes the link if
  * it still leads to this pty and the process may. */
 void irnet_ep_free(struct irnet_ep *e);

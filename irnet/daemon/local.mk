@@ -26,6 +26,7 @@ tests_fuzz_fuzz_irdad_config_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 noinst_LTLIBRARIES += irnet/daemon/libirdad.la
 irnet_daemon_libirdad_la_SOURCES = \
 	irnet/daemon/conn_bridge.c irnet/daemon/conn_bridge.h \
+	irnet/daemon/loopback_pair.c irnet/daemon/loopback_pair.h \
 	irnet/daemon/api_server.c irnet/daemon/api_server.h \
 	irnet/daemon/api_requests.c irnet/daemon/api_requests.h
 # Endpoints (docs/irdad.md): IrNET, a pty or stdio speaking async HDLC <->
@@ -33,7 +34,14 @@ irnet_daemon_libirdad_la_SOURCES = \
 irnet_daemon_libirdad_la_SOURCES += irnet/daemon/irnet_ep.c irnet/daemon/irnet_ep.h \
 	irnet/daemon/status_line.c irnet/daemon/status_line.h \
 	irnet/daemon/ircomm_pty.c irnet/daemon/ircomm_pty.h
+# The privileged opener that lets irdad reopen its port after the drop.
+irnet_daemon_libirdad_la_SOURCES += irnet/daemon/port_opener.c irnet/daemon/port_opener.h
 irnet_daemon_libirdad_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
+
+UNIT_TESTS += tests/unit/test_loopback_pair
+tests_unit_test_loopback_pair_SOURCES = tests/unit/test_loopback_pair.c
+tests_unit_test_loopback_pair_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_loopback_pair_LDADD = irnet/daemon/libirdad.la $(UNIT_LIBS)
 
 UNIT_TESTS += tests/unit/test_conn_bridge
 tests_unit_test_conn_bridge_SOURCES = tests/unit/test_conn_bridge.c tests/unit/stack_pair.c \

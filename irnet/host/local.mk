@@ -8,7 +8,8 @@ irnet_libirnet_la_SOURCES += \
 	irnet/host/serial.c irnet/host/serial.h \
 	irnet/host/pcap_file.c irnet/host/pcap_file.h \
 	irnet/host/station.c irnet/host/station.h \
-	irnet/host/privdrop.c irnet/host/privdrop.h
+	irnet/host/privdrop.c irnet/host/privdrop.h \
+	irnet/host/path_watch.c irnet/host/path_watch.h
 # libseccomp needs no CFLAGS (pkg-config gives none); only the library.
 irnet_libirnet_la_LIBADD += $(SECCOMP_LIBS)
 
@@ -40,6 +41,11 @@ UNIT_TESTS += tests/unit/test_station
 tests_unit_test_station_SOURCES = tests/unit/test_station.c
 tests_unit_test_station_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_station_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_path_watch
+tests_unit_test_path_watch_SOURCES = tests/unit/test_path_watch.c
+tests_unit_test_path_watch_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_path_watch_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
 UNIT_TESTS += tests/unit/test_privdrop
 tests_unit_test_privdrop_SOURCES = tests/unit/test_privdrop.c

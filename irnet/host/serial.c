@@ -195,6 +195,10 @@ static ssize_t sp_read(struct port *p, void *buf, size_t len,
 			return 0;
 	}
 	ssize_t n = read(sp->fd, buf, len);
+	/* A non-blocking tty with nothing to read says EAGAIN: end of file
+	 * is a hang-up (a USB adapter's tty after its unplug). */
+	if (n == 0 && len > 0)
+		return port_fail(p, EIO, "read: end of file (hung up)");
 	if (n >= 0)
 		return n;
 	if (errno == EAGAIN || errno == EINTR)
@@ -324,15 +328,22 @@ static int sp_flush_input(struct port *p)
 	return 0;
 }
 
+/* A device that went away (unplugged, hung up) cannot be restored:
+ * no warning for that. */
+static enum log_level restore_level(int err)
+{
+	return err == EIO || err == ENODEV || err == ENXIO ? LOG_LEVEL_DEBUG : LOG_LEVEL_WARNING;
+}
+
 static void sp_close(struct port *p)
 {
 	struct serial_port *sp = sp_of(p);
 	tcflush(sp->fd, TCIOFLUSH);
 	if (tcsetattr(sp->fd, TCSANOW, &sp->saved) < 0)
-		log_msg(p->log, LOG_LEVEL_WARNING, "%s: restoring termios: %s",
+		log_msg(p->log, restore_level(errno), "%s: restoring termios: %s",
 			p->name, strerror(errno));
 	if (sp->have_lines && ioctl(sp->fd, TIOCMSET, &sp->saved_mctrl) < 0)
-		log_msg(p->log, LOG_LEVEL_WARNING, "%s: restoring modem lines: %s",
+		log_msg(p->log, restore_level(errno), "%s: restoring modem lines: %s",
 			p->name, strerror(errno));
 	ioctl(sp->fd, TIOCNXCL);
 	close(sp->fd);
@@ -405,9 +416,15 @@ static int open_locked(struct serial_port *sp, const char *resolved,
 		       const struct serial_config *cfg)
 {
 	struct port *p = &sp->port;
-	sp->fd = open(resolved, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (sp->fd < 0)
-		return port_fail(p, errno, "cannot open: %s", strerror(errno));
+	if (cfg->open_dev) {
+		sp->fd = cfg->open_dev(cfg->open_ctx, resolved);
+		if (sp->fd < 0)
+			return port_fail(p, -sp->fd, "cannot open: %s", strerror(-sp->fd));
+	} else {
+		sp->fd = open(resolved, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		if (sp->fd < 0)
+			return port_fail(p, errno, "cannot open: %s", strerror(errno));
+	}
 	if (!isatty(sp->fd)) {
 		port_fail(p, ENOTTY, "not a terminal device");
 		close(sp->fd);

@@ -160,6 +160,12 @@ struct serial_config {
 	uint32_t drain_margin_us;
 	const char *sysfs_root;    /* NULL: /sys (tests point it elsewhere) */
 	const struct logger *log;
+	/* Optional: opens the device (resolved: its real path) in place of
+	 * open(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC), e.g. through a
+	 * privileged helper after the drop (port_opener.h).  Returns the
+	 * descriptor, non-blocking, or -errno. */
+	int (*open_dev)(void *ctx, const char *resolved);
+	void *open_ctx;
 };
 
 /* Fills in the defaults (lock in /var/lock, 9600, USB detected, default

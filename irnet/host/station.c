@@ -40,6 +40,7 @@ struct station {
 	size_t last_rx_len;       /* the last good long frame, FCS included */
 	bool reading;
 	bool dead;
+	bool detached;            /* no port (station_detach_port): frames go nowhere */
 	struct station_counters cnt;
 	uint8_t txbuf[TX_BUF_MAX];
 };
@@ -75,7 +76,8 @@ static void fail(struct station *st, int err, const char *what)
 	eloop_timer_cancel(st->loop, &st->resume);
 	snprintf(msg, sizeof(msg), "%s: %s", what, port_error(st->port)[0] ?
 		 port_error(st->port) : strerror(-err));
-	log_msg(st->log, LOG_LEVEL_ERROR, "station: %s", msg);
+	/* a host that is told says it itself, once */
+	log_msg(st->log, st->app.failed ? LOG_LEVEL_DEBUG : LOG_LEVEL_ERROR, "station: %s", msg);
 	if (st->app.failed)
 		st->app.failed(st->app.ctx, err, msg);
 }
@@ -134,6 +136,11 @@ static void lap_send_frame(void *ctx, const uint8_t *frame, size_t len,
 
 	if (st->dead)
 		return;
+	if (st->detached) {
+		/* no port: the frame is lost, as in the air with nobody there */
+		st->cnt.tx_lost++;
+		return;
+	}
 	if (tx->baud && tx->baud != st->port->baud) {
 		r = switch_speed(st, tx->baud);
 		if (r < 0) {
@@ -185,7 +192,7 @@ static void lap_set_speed(void *ctx, uint32_t baud)
 	struct station *st = ctx;
 	int r;
 
-	if (st->dead)
+	if (st->dead || st->detached)
 		return;
 	r = switch_speed(st, baud);
 	if (r < 0)
@@ -346,7 +353,7 @@ static void on_resume(struct eloop *loop, void *ctx)
 	struct station *st = ctx;
 	int r;
 
-	if (st->dead || st->reading)
+	if (st->dead || st->detached || st->reading)
 		return;
 	r = eloop_add_reader(loop, st->fd, on_readable, st);
 	if (r < 0) {
@@ -412,6 +419,32 @@ int station_config_init(struct station_config *cfg, const char *dongle_spec,
 	return 0;
 }
 
+/* The port as a station wants it: the dongle powered and at the
+ * contention rate, nothing from before in it, read from the loop. */
+static int bring_up(struct station *st, char *err, size_t errlen)
+{
+	int r = run_script(st, dongle_power_on, "power on", err, errlen);
+
+	if (r == 0)
+		r = run_script(st, to_contention_rate, "9600 bps", err, errlen);
+	if (r < 0)
+		return r;
+	port_flush_input(st->port);
+	return 0;
+}
+
+static int start_reading(struct station *st, char *err, size_t errlen)
+{
+	int r = eloop_add_reader(st->loop, st->fd, on_readable, st);
+
+	if (r < 0) {
+		snprintf(err, errlen, "%s: event loop: %s", st->port->name, strerror(-r));
+		return r;
+	}
+	st->reading = true;
+	return 0;
+}
+
 int station_new(struct eloop *loop, struct port *port,
 		const struct station_config *cfg, struct station **out,
 		char *err, size_t errlen)
@@ -447,12 +480,9 @@ int station_new(struct eloop *loop, struct port *port,
 	eloop_timer_init(&st->timer, on_timer, st);
 	eloop_timer_init(&st->resume, on_resume, st);
 
-	r = run_script(st, dongle_power_on, "power on", err, errlen);
-	if (r == 0)
-		r = run_script(st, to_contention_rate, "9600 bps", err, errlen);
+	r = bring_up(st, err, errlen);
 	if (r < 0)
 		goto fail;
-	port_flush_input(port);
 
 	st->dec = sir_decoder_new(&(struct sir_decoder_config){
 		.on_frame = on_frame, .on_media_busy = on_media_busy, .ctx = st,
@@ -464,12 +494,9 @@ int station_new(struct eloop *loop, struct port *port,
 		r = -ENOMEM;
 		goto fail;
 	}
-	r = eloop_add_reader(loop, st->fd, on_readable, st);
-	if (r < 0) {
-		snprintf(err, errlen, "%s: event loop: %s", port->name, strerror(-r));
+	r = start_reading(st, err, errlen);
+	if (r < 0)
 		goto fail;
-	}
-	st->reading = true;
 	rearm(st);
 	*out = st;
 	return 0;
@@ -492,6 +519,12 @@ void station_free(struct station *st)
 	eloop_timer_cancel(st->loop, &st->resume);
 	/* The last frame (a final XID, a UA) must leave before the port
 	 * is closed and its output flushed. */
+	if (st->detached) {
+		irlap_free(st->lap);
+		sir_decoder_free(st->dec);
+		free(st);
+		return;
+	}
 	if (!st->dead) {
 		uint64_t now;
 
@@ -523,6 +556,56 @@ int station_request(struct station *st, const struct irlap_request *req)
 	rearm(st);
 	return r;
 }
+
+void station_detach_port(struct station *st)
+{
+	if (st->detached)
+		return;
+	if (st->reading)
+		eloop_remove_reader(st->loop, st->fd);
+	st->reading = false;
+	eloop_timer_cancel(st->loop, &st->resume);
+	st->port = NULL;
+	st->fd = -1;
+	st->dead = false;
+	st->detached = true;
+	st->line_end_us = st->tx_end_us = 0;
+	sir_decoder_reset(st->dec);
+	log_msg(st->log, LOG_LEVEL_DEBUG, "station: ATTACHED --port lost--> DETACHED");
+	irlap_port_lost(st->lap, eloop_now_us());
+	rearm(st);
+}
+
+int station_attach_port(struct station *st, struct port *port, char *err, size_t errlen)
+{
+	int r;
+
+	if (!st->detached) {
+		snprintf(err, errlen, "the station still has a port");
+		return -EBUSY;
+	}
+	if (serial_fd(port) < 0) {
+		snprintf(err, errlen, "%s: not a serial port with a file descriptor", port->name);
+		return -EINVAL;
+	}
+	st->port = port;
+	st->fd = serial_fd(port);
+	r = bring_up(st, err, errlen);
+	if (r == 0)
+		r = start_reading(st, err, errlen);
+	if (r < 0) {
+		st->port = NULL;
+		st->fd = -1;
+		return r;
+	}
+	st->detached = false;
+	sir_decoder_reset(st->dec);
+	log_msg(st->log, LOG_LEVEL_DEBUG, "station: DETACHED --port back--> ATTACHED");
+	rearm(st);
+	return 0;
+}
+
+bool station_detached(const struct station *st) { return st->detached; }
 
 struct irlap *station_irlap(struct station *st) { return st->lap; }
 

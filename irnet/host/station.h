@@ -50,7 +50,9 @@ struct station_app {
 	size_t (*pull)(void *ctx, uint8_t *buf, size_t max);
 	/* The port failed (read error, hang-up, write or speed switch
 	 * failure): err is -errno, msg names the device.  The station has
-	 * stopped reading; the host should end. */
+	 * stopped reading; the host ends, or detaches the port from its
+	 * loop (station_detach_port) and waits for it.  With this set the
+	 * station logs the failure at debug level only: the host says it. */
 	void (*failed)(void *ctx, int err, const char *msg);
 	void *ctx;
 };
@@ -126,6 +128,7 @@ struct station_counters {
 	uint64_t echo_dropped;    /* of those, dropped as heard while sending */
 	uint64_t tx_frames, rx_frames;
 	uint64_t tx_bytes;        /* line bytes written (XBOFs included) */
+	uint64_t tx_lost;         /* frames IrLAP sent while the port was detached */
 	uint64_t speed_switches;
 	uint64_t last_switch_us;  /* how long the last switch took */
 };
@@ -136,9 +139,27 @@ struct station_counters {
 int station_new(struct eloop *loop, struct port *port,
 		const struct station_config *cfg, struct station **out,
 		char *err, size_t errlen);
-/* Stops reading, runs the dongle's close script.  Does not close the
- * port. */
+/* Stops reading, runs the dongle's close script (not when detached).
+ * Does not close the port. */
 void station_free(struct station *st);
+
+/*
+ * The port went away (a USB adapter unplugged; the host saw its failed
+ * callback and will close the port): the station stops reading it and
+ * forgets it, IrLAP ends its link at once as a link loss
+ * (irlap_port_lost: the layers above get the DISCONNECT), and runs on
+ * with nothing on the line: its frames are lost (tx_lost), its timers
+ * and requests work (a discovery finds nobody).  The caller closes the
+ * port after this.  A no-op when already detached.
+ */
+void station_detach_port(struct station *st);
+/* A port again (reopened by the host, from serial_open): the dongle is
+ * powered and put at the contention rate as in station_new, and reading
+ * starts.  IrLAP is in NDM or setting up a connection then, both at
+ * 9600.  Returns 0, or -errno with a message in err (the station stays
+ * detached; the caller closes the port). */
+int station_attach_port(struct station *st, struct port *port, char *err, size_t errlen);
+bool station_detached(const struct station *st);
 
 /* irlap_request() at the loop's current time; re-arms the timer. */
 int station_request(struct station *st, const struct irlap_request *req);

@@ -1041,6 +1041,12 @@ EXPORT int getsockopt(int fd, int level, int name, void *restrict val, socklen_t
 	pthread_mutex_lock(&e->lock);
 	if (level == IRSOCK_SOL_IRLMP) {
 		rc = irlmp_getsockopt(e, fd, name, val, len);
+	} else if (level == SOL_SOCKET && name == SO_ERROR && e->st == ST_CONNECTED) {
+		/* the connection's own socket holds its errors (a reset after a
+		 * lost link: ECONNRESET, taken once, as af_irda's sk->err) */
+		pthread_mutex_unlock(&e->lock);
+		ent_put(e);
+		return g.real.getsockopt(fd, level, name, val, len);
 	} else if (level == SOL_SOCKET && name == SO_ERROR) {
 		rc = opt_int(val, len, e->st == ST_FAILED ? e->err : 0);
 		if (rc == 0 && e->st == ST_FAILED) {
@@ -1134,6 +1140,26 @@ static int opt_ias_del(struct ent *e, int fd, const void *val, socklen_t len)
 	return EINVAL;   /* as the kernel for an object or attribute it lacks */
 }
 
+/* The kernel took the option's first two bytes in memory as the first
+ * and second hint bytes (a u16 in host order, as its IRLMP_ENUMDEVICES
+ * gives them back); irdad adds them to its own for as long as the
+ * socket's session lives. */
+static int opt_hints_set(struct ent *e, int fd, const void *val)
+{
+	uint8_t b[2];
+
+	memcpy(b, val, sizeof(b));
+	/* a third byte (b[1]'s extension bit) is not announced: drop the bit */
+	uint16_t hints = (uint16_t)((b[0] << 8 | b[1]) & 0xff7f);
+	pthread_mutex_lock(&e->s->lock);
+	int r = irnet_client_hints(e->s->cl, hints, REQ_TIMEOUT_MS);
+	sess_drain(e->s);
+	pthread_mutex_unlock(&e->s->lock);
+	log_msg(&g.log, LOG_LEVEL_DEBUG, "fd %d: IRLMP_HINTS_SET %02x %02x: %s", fd, b[0], b[1],
+		r < 0 ? strerror(-r) : "irdad adds them");
+	return r < 0 ? -r : 0;
+}
+
 static int irlmp_setsockopt(struct ent *e, int fd, int name, const void *val, socklen_t len)
 {
 	int opt;
@@ -1146,14 +1172,7 @@ static int irlmp_setsockopt(struct ent *e, int fd, int name, const void *val, so
 	case IRSOCK_OPT_HINTS_SET:
 		if (!val || len < sizeof(int))
 			return EINVAL;
-		memcpy(&opt, val, sizeof(opt));
-		/* irdad's hints are the port's, set in its configuration:
-		 * the API has no request for them */
-		log_msg(&g.log, LOG_LEVEL_DEBUG,
-			"fd %d: IRLMP_HINTS_SET %#06x taken, not passed on (irdad advertises "
-			"its own hints)",
-			fd, (unsigned)(opt & 0xffff));
-		return 0;
+		return opt_hints_set(e, fd, val);
 	case IRSOCK_OPT_HINT_MASK_SET:
 		if (!val || len < sizeof(int))
 			return EINVAL;

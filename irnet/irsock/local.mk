@@ -35,6 +35,9 @@ tests_irsock_classic_LDFLAGS =
 
 # Over two irdad on irwire in real time (about 40 s and 60 s).
 TESTS += tests/irsock-api.sh tests/irsock-ircp.sh
+# the 1 MiB echo of the issue: about 200 s of real time, little CPU
+TESTS += tests/irsock-echo.sh
+EXTRA_DIST += tests/irsock-lib.sh
 EXTRA_DIST += tests/irsock_obex_check.py
 
 dist_man_MANS += man/irsock.1

@@ -38,6 +38,8 @@
 #include "irnet_ep.h"
 #include "ircomm_pty.h"
 #include "cursor.h"
+#include "path_watch.h"
+#include "port_opener.h"
 #include "stack.h"
 
 #define EXIT_JOB HOSTCLI_EXIT_JOB
@@ -86,6 +88,15 @@ struct irdad {
 	struct api_requests *ar;
 	struct api_requests_config arc;
 	struct eloop_timer discovery;
+	/* the port going away and coming back ("When the port goes away"
+	 * in docs/irdad.md) */
+	struct port_opener *opener;  /* NULL: not started as root */
+	struct path_watch *watch;
+	struct eloop_timer port_lost;
+	char port_why[400];
+	char resolved[PATH_MAX];      /* where the device led when last open */
+	bool port_gone, access_said;
+	uint64_t unplugs, replugs;
 	int syslog_fd;
 	char errbuf[400];
 };
@@ -96,9 +107,15 @@ struct irdad {
 static const char *const api_calls[] = {
 	"accept4", "accept", "recvmsg", "sendmsg", "recvfrom", "sendto",
 	"socketpair", "shutdown", "getsockopt", "setsockopt", "readlink", "readlinkat",
+	/* a stream connection's TCP pair on 127.0.0.1 (loopback_pair.h) */
+	"socket", "bind", "listen", "connect", "getsockname",
 	/* an endpoint a SIGHUP adds: its pty, its link, the watch on its slave */
 	"openat", "symlinkat", "symlink", "renameat", "renameat2", "rename", "mkdirat", "mkdir",
 	"inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+	/* the port reopened after it went away: the UUCP lock taken again
+	 * (link, kill for a stale lock's owner), the opener asked (sendto,
+	 * recvmsg) */
+	"link", "linkat", "kill",
 };
 
 static void usage(FILE *f)
@@ -134,9 +151,11 @@ static void usage(FILE *f)
 	      "  --dongle --speed --min-turnaround --nickname --hints --ias-name --user\n"
 	      "  --group --socket --socket-mode --lock-dir --seccomp --discovery-period\n"
 	      "  --idle-timeout --log (syslog|stderr) --log-level --pcap\n"
+	      "A port that goes away (a USB dongle unplugged) is waited for and reopened;\n"
+	      "the ptys stay (irdad(8), Unplugging).\n"
 	      "Exit: 0 ended by SIGINT or SIGTERM (or --check passed; --stdio: the connection\n"
-	      "came up), 1 the port or the socket failed (--stdio: or no connection), 2 a\n"
-	      "usage or configuration error.\n", f);
+	      "came up), 1 the port could not be opened or the socket failed (--stdio: or no\n"
+	      "connection, or the port failed), 2 a usage or configuration error.\n", f);
 }
 
 /* "/dev/ttyUSB0" -> "ttyUSB0" */
@@ -416,6 +435,14 @@ static void configure_host(struct irdad *d)
 	}
 }
 
+/* Where the device leads now (a symlink's target: irwire's link, a udev
+ * link), to watch that name too while it is gone. */
+static void remember_resolved(struct irdad *d)
+{
+	if (!realpath(d->cfg.device, d->resolved))
+		d->resolved[0] = '\0';
+}
+
 /* The endpoints, made while still root (a pty's link may be in /dev). */
 static int open_endpoints(struct irdad *d)
 {
@@ -553,6 +580,13 @@ static int open_served(struct hostcli *h, void *ctx)
 	h->log.max = log_max(&d->cfg);
 	if (d->stdio)
 		return open_stdio(d);
+	/* root now, not later: the opener keeps it to reopen the port */
+	remember_resolved(d);
+	if (geteuid() == 0 &&
+	    port_opener_start(d->cfg.device, &d->opener, d->errbuf, sizeof(d->errbuf)) < 0) {
+		fprintf(stderr, "irdad: %s\n", d->errbuf);
+		return EXIT_JOB;
+	}
 	api_server_config_defaults(&sc);
 	sc.path = d->cfg.socket;
 	sc.mode = (mode_t)d->cfg.socket_mode;
@@ -636,13 +670,108 @@ static void on_lap_event(void *ctx, const struct irlap_event *ev)
 		eloop_terminate(d->h.loop);
 }
 
+/* --- the port going away and coming back -------------------------------- */
+
+/* The path watch says a watched name appeared or changed: try the port
+ * with the settings of the start (the lock, the speed the station sets,
+ * the dongle's power-on script).  A failure waits for the next event. */
+static void on_port_watch(void *ctx)
+{
+	struct irdad *d = ctx;
+	struct serial_config ser;
+	struct port *port;
+	char err[400];
+	int r;
+
+	if (!d->port_gone)
+		return;
+	serial_config_init(&ser);
+	ser.lock_dir = d->h.lock_dir;
+	ser.log = &d->h.log;
+	if (d->opener) {
+		ser.open_dev = port_opener_open;
+		ser.open_ctx = d->opener;
+	}
+	r = serial_open(d->cfg.device, &ser, &port, err, sizeof(err));
+	if (r < 0) {
+		if (r == -EACCES && !d->opener && !d->access_said) {
+			d->access_said = true;
+			log_msg(&d->h.log, LOG_LEVEL_ERROR,
+				"%s: irdad was not started as root, so it reopens the port as its own "
+				"user: give that user access to %s (group dialout, or a udev rule), "
+				"or start irdad as root (its opener then reopens the port)",
+				err, d->cfg.device);
+		} else {
+			log_msg(&d->h.log, LOG_LEVEL_DEBUG, "not back yet: %s", err);
+		}
+		return;
+	}
+	r = station_attach_port(stack_station(d->stk), port, err, sizeof(err));
+	if (r < 0) {
+		log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is there but not usable (%s): waiting",
+			d->cfg.device, err);
+		port_close(port);
+		return;
+	}
+	d->h.port = port;
+	d->port_gone = d->access_said = false;
+	d->replugs++;
+	path_watch_stop(d->watch);
+	remember_resolved(d);
+	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is back (%s): reopened, dongle %s powered, "
+		"services resumed (unplugged %llu times, back %llu)", d->cfg.device,
+		d->resolved[0] ? d->resolved : "?", d->cfg.dongle, (unsigned long long)d->unplugs,
+		(unsigned long long)d->replugs);
+	for (size_t i = 0; i < d->nircomm; i++)
+		ircomm_pty_port_back(d->ircomm[i]);
+	for (size_t i = 0; i < d->nirnet; i++)
+		irnet_ep_port_back(d->irnet[i]);
+	stack_sync(d->stk);
+}
+
+/* From the loop, not inside the station's failure (which may come from
+ * inside IrLAP): the link is ended for every service, the port closed
+ * (its lock released), its path watched.  The ptys stay. */
+static void on_port_lost(struct eloop *loop, void *ctx)
+{
+	struct irdad *d = ctx;
+	char err[400];
+
+	d->unplugs++;
+	d->port_gone = true;
+	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s went away (%s): links ended, ptys kept; "
+		"waiting for it to come back", d->cfg.device, d->port_why);
+	station_detach_port(stack_station(d->stk));
+	stack_sync(d->stk);
+	port_close(d->h.port);
+	d->h.port = NULL;
+	if (path_watch_start(d->watch, d->cfg.device, d->resolved[0] ? d->resolved : NULL, err,
+			     sizeof(err)) < 0) {
+		log_msg(&d->h.log, LOG_LEVEL_ERROR, "%s: irdad cannot see %s come back: exiting",
+			err, d->cfg.device);
+		d->h.port_failed = true;
+		eloop_terminate(loop);
+	}
+}
+
+/* The station's failure (read error or end of file, a hang-up, a failed
+ * write or speed switch): said once, handled from the loop. */
+static void on_port_failed(void *ctx, int err, const char *msg)
+{
+	struct irdad *d = ctx;
+
+	(void)err;
+	snprintf(d->port_why, sizeof(d->port_why), "%s", msg);
+	eloop_timer_arm_in(d->h.loop, &d->port_lost, 0);
+}
+
 /* Periodic discovery (discovery-period): only while no link is up, as
  * the kernel did; the station log reports arrivals and departures. */
 static void on_discovery_timer(struct eloop *loop, void *ctx)
 {
 	struct irdad *d = ctx;
 
-	if (irlmp_get_lap_state(stack_irlmp(d->stk)) == IRLMP_LAP_STANDBY)
+	if (!d->port_gone && irlmp_get_lap_state(stack_irlmp(d->stk)) == IRLMP_LAP_STANDBY)
 		stack_lap_request(d->stk, &(struct irlap_request){ .type = IRLAP_REQ_DISCOVER,
 								   .slots = 6 });
 	if (d->cfg.discovery_ms)
@@ -841,6 +970,11 @@ static int run(struct irdad *d)
 	scfg.ias_name = d->cfg.ias_name;
 	scfg.event = on_lap_event;
 	scfg.ctx = d;
+	if (!d->stdio) {
+		/* a port that goes away is waited for (--stdio: the end) */
+		scfg.failed = on_port_failed;
+		scfg.failed_ctx = d;
+	}
 	if (stack_new(d->h.loop, d->h.port, &scfg, &d->stk, d->errbuf, sizeof(d->errbuf)) < 0) {
 		fprintf(stderr, "irdad: %s\n", d->errbuf);
 		return EXIT_JOB;
@@ -856,6 +990,12 @@ static int run(struct irdad *d)
 			return EXIT_JOB;
 		}
 		api_server_set_ctx(d->srv, d->ar);
+		eloop_timer_init(&d->port_lost, on_port_lost, d);
+		if (path_watch_new(d->h.loop, &d->h.log, on_port_watch, d, &d->watch, d->errbuf,
+				   sizeof(d->errbuf)) < 0) {
+			fprintf(stderr, "irdad: %s\n", d->errbuf);
+			return EXIT_JOB;
+		}
 	}
 	eloop_timer_init(&d->stdio_close, on_stdio_close, d);
 	rc = start_endpoints(d);
@@ -908,7 +1048,13 @@ int main(int argc, char **argv)
 	if (d.h.loop) {
 		eloop_timer_cancel(d.h.loop, &d.discovery);
 		eloop_timer_cancel(d.h.loop, &d.stdio_close);
+		eloop_timer_cancel(d.h.loop, &d.port_lost);
 	}
+	if (d.unplugs)
+		log_msg(&d.h.log, LOG_LEVEL_INFO, "%s went away %llu times and came back %llu times",
+			d.cfg.device, (unsigned long long)d.unplugs, (unsigned long long)d.replugs);
+	path_watch_free(d.watch);
+	port_opener_free(d.opener);
 	api_server_free(d.srv);
 	api_requests_free(d.ar);
 	free_endpoints(&d);

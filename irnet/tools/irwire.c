@@ -56,16 +56,28 @@
 #define RX_TIMEOUT_CHARS 4
 #define OUTBUF 65536
 #define MAX_BREAKS 64
+#define MAX_UNPLUGS 64
 
 struct side {
 	char name;		/* 'a' or 'b' */
 	int master, slave;
 	char pts[PATH_MAX];
 	const char *link;	/* symlink we made, or NULL */
+	const char *link_path;	/* --link-X: made again at each replug */
 	uint32_t baud;
 	uint8_t out[OUTBUF];	/* bytes the emulated UART produced, to write */
 	size_t out_head, out_len;
 	uint64_t overruns;	/* bytes lost because the process did not read */
+	uint64_t unplugged_lost;	/* bytes for this side while it was unplugged */
+	unsigned unplugs;
+};
+
+/* --unplug SIDE:AT_MS:LEN_MS: the side's pty goes away at at_us and a
+ * new one comes at at_us + len_us. */
+struct unplug {
+	int side;
+	uint64_t at_us, len_us;
+	bool out, back;		/* done */
 };
 
 struct irwire {
@@ -74,13 +86,16 @@ struct irwire {
 	struct timespec t0;
 	uint64_t stats_interval_us;	/* 0: only at exit */
 	bool low_latency;		/* every byte up at once, no FIFO timeout */
+	struct unplug unplug[MAX_UNPLUGS];
+	size_t nunplug;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: irwire [--link-a PATH] [--link-b PATH] [--ber X] [--drop P]\n"
 	      "              [--turnaround-us N] [--break AT_MS:LEN_MS]... [--seed N]\n"
-	      "              [--stats-interval S] [--low-latency]\n"
+	      "              [--unplug SIDE:AT_MS:LEN_MS]... [--stats-interval S]\n"
+	      "              [--low-latency]\n"
 	      "Joins two pseudo-terminals through an emulated IrDA SIR link.\n"
 	      "Prints \"a PTY\" and \"b PTY\" when ready; counters on exit (SIGINT, SIGTERM).\n"
 	      "  --link-a PATH, --link-b PATH  symlink to side a's / b's pty (removed at exit)\n"
@@ -88,6 +103,12 @@ static void usage(FILE *f)
 	      "  --drop P             probability that a byte is lost (0..1, default 0)\n"
 	      "  --turnaround-us N    receiver blind time after its own transmission (default 0)\n"
 	      "  --break AT_MS:LEN_MS the link is down from AT_MS for LEN_MS (repeatable)\n"
+	      "  --unplug SIDE:AT_MS:LEN_MS  side a or b is unplugged at AT_MS: its pty\n"
+	      "                       master is closed (the program on the slave reads EIO,\n"
+	      "                       poll says POLLHUP) and its link removed; after LEN_MS\n"
+	      "                       a new pty and the link again, as a USB adapter\n"
+	      "                       plugged back (repeatable; prints \"unplug a\" and\n"
+	      "                       \"replug a PTY\")\n"
 	      "  --seed N             seed for the error models (default 1)\n"
 	      "  --low-latency        hand each byte up as soon as it has arrived (a 16550\n"
 	      "                       with its receive trigger at 1 byte), not in bursts\n"
@@ -126,6 +147,23 @@ static bool parse_break(const char *s, struct wire_break *b)
 		return false;
 	b->start_us = at * 1000;
 	b->duration_us = len * 1000;
+	return true;
+}
+
+static bool parse_unplug(const char *s, struct unplug *u)
+{
+	struct cursor c;
+	uint64_t at, len;
+	uint8_t side;
+
+	cursor_init(&c, s, strlen(s));
+	if (!cursor_u8(&c, &side) || (side != 'a' && side != 'b') || !cursor_literal(&c, ":") ||
+	    !cursor_parse_u64(&c, &at) || !cursor_literal(&c, ":") ||
+	    !cursor_parse_u64(&c, &len) || !cursor_at_end(&c))
+		return false;
+	if (at > UINT64_MAX / 2000 || len > UINT64_MAX / 2000 || len == 0)
+		return false;
+	*u = (struct unplug){ .side = side - 'a', .at_us = at * 1000, .len_us = len * 1000 };
 	return true;
 }
 
@@ -241,6 +279,10 @@ static void on_byte(void *ctx, int to, uint8_t b, uint64_t at_us)
 {
 	struct side *s = &((struct irwire *)ctx)->side[to];
 
+	if (s->master < 0) {
+		s->unplugged_lost++;
+		return;
+	}
 	if (s->out_len == OUTBUF) {
 		s->overruns++;
 		return;
@@ -295,6 +337,8 @@ static void refresh_speeds(struct irwire *iw, uint64_t now)
 {
 	for (int i = 0; i < 2; i++) {
 		struct side *s = &iw->side[i];
+		if (s->slave < 0)
+			continue;
 		uint32_t b = termios_baud(s->slave);
 		if (b && b != s->baud && wire_set_speed(iw->wire, i, b, now) == 0)
 			s->baud = b;
@@ -307,12 +351,13 @@ static void print_stats(const struct irwire *iw, const char *when)
 		const struct wire_counters *c = wire_counters(iw->wire, i);
 		printf("%s %c: baud=%u sent=%llu delivered=%llu corrupted=%llu dropped=%llu "
 		       "lost_break=%llu lost_blind=%llu collisions=%llu speed_mismatch=%llu "
-		       "overruns=%llu\n", when, iw->side[i].name, iw->side[i].baud,
+		       "overruns=%llu unplugs=%u unplugged_lost=%llu\n", when, iw->side[i].name, iw->side[i].baud,
 		       (unsigned long long)c->sent, (unsigned long long)c->delivered,
 		       (unsigned long long)c->corrupted, (unsigned long long)c->dropped,
 		       (unsigned long long)c->lost_break, (unsigned long long)c->lost_blind,
 		       (unsigned long long)c->collisions, (unsigned long long)c->speed_mismatch,
-		       (unsigned long long)iw->side[i].overruns);
+		       (unsigned long long)iw->side[i].overruns, iw->side[i].unplugs,
+		       (unsigned long long)iw->side[i].unplugged_lost);
 	}
 	fflush(stdout);
 }
@@ -337,16 +382,67 @@ static uint64_t burst_tail(const struct irwire *iw)
 	return tail;
 }
 
+static void close_side(struct side *s)
+{
+	remove_link(s);
+	if (s->master >= 0)
+		close(s->master);
+	if (s->slave >= 0)
+		close(s->slave);
+	s->master = s->slave = -1;
+}
+
+/* Unplugs and replugs due by now; returns when the next one is due. */
+static int run_unplugs(struct irwire *iw, uint64_t now, uint64_t *next)
+{
+	*next = WIRE_NEVER;
+	for (size_t k = 0; k < iw->nunplug; k++) {
+		struct unplug *u = &iw->unplug[k];
+		struct side *s = &iw->side[u->side];
+
+		if (!u->out && now >= u->at_us) {
+			u->out = true;
+			if (s->master >= 0) {
+				/* the link first: a program that sees the hang-up
+				 * and looks finds the device gone */
+				close_side(s);
+				s->out_head = s->out_len = 0;
+				s->unplugs++;
+				printf("unplug %c\n", s->name);
+				fflush(stdout);
+			}
+		}
+		if (u->out && !u->back && now >= u->at_us + u->len_us) {
+			u->back = true;
+			if (s->master < 0) {
+				if (open_side(s) < 0 ||
+				    (s->link_path && make_link(s, s->link_path) < 0))
+					return -1;
+				wire_set_speed(iw->wire, u->side, s->baud, now);
+				printf("replug %c %s\n", s->name, s->pts);
+				fflush(stdout);
+			}
+		}
+		if (!u->out)
+			*next = min64(*next, u->at_us);
+		else if (!u->back)
+			*next = min64(*next, u->at_us + u->len_us);
+	}
+	return 0;
+}
+
 static int run(struct irwire *iw, int sigfd)
 {
 	uint64_t next_stats = iw->stats_interval_us ? iw->stats_interval_us : WIRE_NEVER;
 
 	for (;;) {
-		uint64_t now = now_us(iw);
+		uint64_t now = now_us(iw), next_unplug;
+		if (run_unplugs(iw, now, &next_unplug) < 0)
+			return EXIT_JOB;
 		refresh_speeds(iw, now);
 		wire_advance(iw->wire, now, on_byte, iw);
 		for (int i = 0; i < 2; i++)
-			if (flush_side(&iw->side[i]) < 0)
+			if (iw->side[i].master >= 0 && flush_side(&iw->side[i]) < 0)
 				return EXIT_JOB;
 		if (now >= next_stats) {
 			print_stats(iw, "stats");
@@ -356,11 +452,13 @@ static int run(struct irwire *iw, int sigfd)
 		struct pollfd pfd[5];
 		int idx[2] = { -1, -1 };
 		nfds_t n = 0;
-		uint64_t wake = min64(next_stats, WIRE_NEVER);
+		uint64_t wake = min64(next_stats, next_unplug);
 		pfd[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 		for (int i = 0; i < 2; i++) {
 			struct side *s = &iw->side[i];
 			short ev = 0;
+			if (s->master < 0)
+				continue;
 			uint64_t idle = wire_tx_idle_at(iw->wire, i);
 			if (idle <= now + TX_LEAD_US)
 				ev |= POLLIN;
@@ -418,6 +516,7 @@ int main(int argc, char **argv)
 		{ "turnaround-us", required_argument, NULL, 't' },
 		{ "break", required_argument, NULL, 'k' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "unplug", required_argument, NULL, 'u' },
 		{ "stats-interval", required_argument, NULL, 'i' },
 		{ "low-latency", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -468,6 +567,19 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			cfg.n_breaks++;
+			break;
+		case 'u':
+			if (iw.nunplug == MAX_UNPLUGS) {
+				fprintf(stderr, "irwire: --unplug %s: more than %d unplugs\n",
+					optarg, MAX_UNPLUGS);
+				return EXIT_USAGE;
+			}
+			if (!parse_unplug(optarg, &iw.unplug[iw.nunplug])) {
+				fprintf(stderr, "irwire: --unplug %s: expected SIDE:AT_MS:LEN_MS "
+					"(SIDE a or b, LEN_MS > 0)\n", optarg);
+				return EXIT_USAGE;
+			}
+			iw.nunplug++;
 			break;
 		case 's':
 			if (!parse_u64(optarg, &cfg.seed)) {
@@ -530,6 +642,8 @@ int main(int argc, char **argv)
 	iw.side[1].name = 'b';
 	iw.side[0].master = iw.side[0].slave = iw.side[1].master = iw.side[1].slave = -1;
 	for (int i = 0; i < 2; i++)
+		iw.side[i].link_path = link[i];
+	for (int i = 0; i < 2; i++)
 		if (open_side(&iw.side[i]) < 0 ||
 		    (link[i] && make_link(&iw.side[i], link[i]) < 0))
 			goto out;
@@ -550,16 +664,12 @@ int main(int argc, char **argv)
 	/* deliver what has arrived by now, then report */
 	wire_advance(iw.wire, now_us(&iw), on_byte, &iw);
 	for (int i = 0; i < 2; i++)
-		flush_side(&iw.side[i]);
+		if (iw.side[i].master >= 0)
+			flush_side(&iw.side[i]);
 	print_stats(&iw, "total");
 out:
-	for (int i = 0; i < 2; i++) {
-		remove_link(&iw.side[i]);
-		if (iw.side[i].master >= 0)
-			close(iw.side[i].master);
-		if (iw.side[i].slave >= 0)
-			close(iw.side[i].slave);
-	}
+	for (int i = 0; i < 2; i++)
+		close_side(&iw.side[i]);
 	wire_free(iw.wire);
 	close(sigfd);
 	return rc;

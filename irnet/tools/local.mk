@@ -58,6 +58,9 @@ dist_man_MANS += man/irdad.8
 # error in the daemon fails it).
 TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh tests/irdad-ircomm.sh \
 	tests/irdad-mixed.sh
+# the port unplugged and plugged back under a stream (docs/irdad.md)
+TESTS += tests/irdad-unplug.sh
+EXTRA_DIST += tests/irdad_unplug_test.py
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py tests/irdad_irnet_test.py \
 	tests/irdad_ircomm_test.py tests/phone_emu.py tests/irdad_mixed_test.py
 SANITIZER_TESTS += tests/irdad-api.sh tests/irdad-reload.sh tests/irdad-irnet.sh

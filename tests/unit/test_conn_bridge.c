@@ -9,7 +9,11 @@
  *   - SAR mode: messages of 1..2000 bytes keep their boundaries;
  *   - a client that does not read while the peer sends and closes, and
  *     starts reading only once its socket is full and TinyTP holds the
- *     rest, loses nothing: it reads every byte, then EOF;
+ *     rest, loses nothing: it reads every byte, then EOF, then EPIPE on
+ *     a write;
+ *   - the stream cases again over a TCP loopback_pair, as irdad hands a
+ *     stream over: the same bytes, EOF, EPIPE (the bridge waits for
+ *     the client's kernel to acknowledge everything before its reset);
  *   - a plain IrLMP connection (lmp_conn, irdad's mode lmp): messages of
  *     1..2000 bytes keep their boundaries both ways, one LM-PDU each; a
  *     write one byte over TX_MAX is dropped and counted, the messages
@@ -30,6 +34,7 @@
 #include <unistd.h>
 
 #include "conn_bridge.h"
+#include "loopback_pair.h"
 #include "ias.h"
 #include "lmp_conn.h"
 #include "stack_pair.h"
@@ -48,6 +53,7 @@ struct client {
 	size_t msgs_tx, msgs_rx;
 	uint8_t seed;
 	bool eof, bad, reading, closed;
+	int err;                   /* a read's error, if one failed */
 	bool oversize_sent;        /* LMP: the one write over TX_MAX went */
 };
 
@@ -70,6 +76,7 @@ struct rig {
 	uint32_t peer;
 	uint64_t late_start;
 	bool timed_out;
+	bool tcp;                  /* stream: a loopback_pair, as irdad hands over */
 };
 
 static uint8_t pattern(uint8_t seed, size_t i)
@@ -179,8 +186,9 @@ static void client_read(struct rig *r, struct client *c)
 		c->got += (size_t)n;
 		c->msgs_rx++;
 	}
-	if (n == 0) {
-		c->eof = true;
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+		c->eof = n == 0;
+		c->err = n < 0 ? errno : 0;
 		eloop_remove_reader(r->loop, c->fd);
 	}
 }
@@ -231,12 +239,22 @@ static void attach(struct rig *r, struct side *sd, struct ttp *t, uint8_t seed)
 		.drain_timeout_us = 5000000,
 	};
 
-	assert_int_equal(socketpair(AF_UNIX, (sar ? SOCK_SEQPACKET : SOCK_STREAM) | SOCK_CLOEXEC, 0,
-				    sv), 0);
+	if (r->tcp && !sar) {
+		assert_int_equal(loopback_pair(sv), 0);
+		bc.tcp = true;
+	} else {
+		assert_int_equal(socketpair(AF_UNIX, (sar ? SOCK_SEQPACKET : SOCK_STREAM) |
+					    SOCK_CLOEXEC, 0, sv), 0);
+	}
 	if (r->sc == LATE_READER) {
 		/* a small socket buffer, so the unread data backs up into TinyTP */
 		int small = 4096;
 		assert_int_equal(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
+		/* over TCP the client's receive buffer too, or the loopback's
+		 * would take it all */
+		if (bc.tcp)
+			assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &small,
+						    sizeof(small)), 0);
 	}
 	sd->bridge = conn_bridge_new(r->loop, t, sv[0], &bc, &bridge_ops, sd);
 	assert_non_null(sd->bridge);
@@ -393,12 +411,13 @@ static void on_limit(struct eloop *loop, void *ctx)
 	eloop_terminate(loop);
 }
 
-static void run(struct rig *r, enum scenario sc, size_t a_tx, size_t b_tx)
+static void run(struct rig *r, enum scenario sc, bool tcp, size_t a_tx, size_t b_tx)
 {
 	struct ttp_config tc;
 
 	memset(r, 0, sizeof(*r));
 	r->sc = sc;
+	r->tcp = tcp;
 	stack_pair_open(&r->pair, on_event_a, r);
 	r->loop = r->pair.loop;
 	for (int i = 0; i < 2; i++) {
@@ -454,7 +473,7 @@ static void stream_both_ways(void **state)
 {
 	struct rig r;
 	(void)state;
-	run(&r, BOTH_WAYS, 48 * 1024, 48 * 1024);
+	run(&r, BOTH_WAYS, false, 48 * 1024, 48 * 1024);
 	assert_int_equal(r.s[1].cl.got, 48 * 1024);
 	assert_int_equal(r.s[0].cl.got, 48 * 1024);
 	assert_false(r.s[0].cl.bad);
@@ -478,7 +497,7 @@ static void sar_keeps_boundaries(void **state)
 	(void)state;
 	while (total + msg_len(k) <= 40000)
 		total += msg_len(k++);
-	run(&r, SAR_BOUNDARIES, total, total);
+	run(&r, SAR_BOUNDARIES, false, total, total);
 	assert_int_equal(r.s[1].cl.got, total);
 	assert_int_equal(r.s[0].cl.got, total);
 	assert_int_equal(r.s[1].cl.msgs_rx, k);
@@ -488,18 +507,54 @@ static void sar_keeps_boundaries(void **state)
 	finish(&r);
 }
 
-static void late_reader_loses_nothing(void **state)
+static void late_reader(bool tcp)
 {
 	struct rig r;
-	(void)state;
-	run(&r, LATE_READER, 0, 60 * 1024);
+	run(&r, LATE_READER, tcp, 0, 60 * 1024);
 	assert_int_equal(r.s[0].cl.got, 60 * 1024);
 	assert_false(r.s[0].cl.bad);
+	assert_int_equal(r.s[0].cl.err, 0);
 	assert_true(r.s[0].cl.eof);
 	assert_true(r.s[0].by_peer);
 	const struct conn_bridge_stats *st = conn_bridge_get_stats(r.s[0].bridge);
 	print_message("a's client stalled TinyTP %llu times\n", (unsigned long long)st->stalls_client);
 	assert_true(st->stalls_client > 0);
+	if (tcp)
+		assert_int_equal(st->delivery_waits, 1);
+	/* the peer ended it (IrLMP "user request"): after the end of file a
+	 * write fails with EPIPE, over TCP too (the FIN then the reset) */
+	errno = 0;
+	assert_int_equal(send(r.s[0].cl.fd, "x", 1, MSG_NOSIGNAL), -1);
+	assert_int_equal(errno, EPIPE);
+	finish(&r);
+}
+
+static void late_reader_loses_nothing(void **state)
+{
+	(void)state;
+	late_reader(false);
+}
+
+/* The same over a loopback_pair: the bridge waits for the client's kernel
+ * to acknowledge every byte before it resets the connection (a reset
+ * would discard them). */
+static void late_reader_tcp(void **state)
+{
+	(void)state;
+	late_reader(true);
+}
+
+static void stream_both_ways_tcp(void **state)
+{
+	struct rig r;
+	(void)state;
+	run(&r, BOTH_WAYS, true, 48 * 1024, 48 * 1024);
+	assert_int_equal(r.s[1].cl.got, 48 * 1024);
+	assert_int_equal(r.s[0].cl.got, 48 * 1024);
+	assert_false(r.s[0].cl.bad);
+	assert_false(r.s[1].cl.bad);
+	assert_true(r.s[1].cl.eof);
+	assert_int_equal(r.s[1].cl.err, 0);
 	finish(&r);
 }
 
@@ -510,7 +565,7 @@ static void lmp_messages(void **state)
 	(void)state;
 	while (total + msg_len(k) <= 40000)
 		total += msg_len(k++);
-	run(&r, LMP_MESSAGES, total, total);
+	run(&r, LMP_MESSAGES, false, total, total);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(r.s[i].cl.got, total);
 		assert_int_equal(r.s[i].cl.msgs_rx, k);
@@ -533,6 +588,8 @@ int main(void)
 		cmocka_unit_test(stream_both_ways),
 		cmocka_unit_test(sar_keeps_boundaries),
 		cmocka_unit_test(late_reader_loses_nothing),
+		cmocka_unit_test(stream_both_ways_tcp),
+		cmocka_unit_test(late_reader_tcp),
 		cmocka_unit_test(lmp_messages),
 	};
 	return cmocka_run_group_tests_name("conn_bridge", tests, NULL, NULL);

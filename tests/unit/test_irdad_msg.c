@@ -107,6 +107,35 @@ static void header_and_attribute_bytes(void **state)
 	assert_memory_equal(buf, want, sizeof(want));
 }
 
+/* HINTS, byte for byte (type 12, HINTS 8 as a u16: the first hint byte
+ * high), and without its one attribute. */
+static void hints_bytes(void **state)
+{
+	(void)state;
+	uint8_t buf[32];
+	struct irdad_writer wr;
+	struct irdad_msg m;
+	irdad_write_begin(&wr, buf, sizeof(buf), IRDAD_MSG_HINTS, 3);
+	irdad_put_u16(&wr, IRDAD_A_HINTS, 0x8020);
+	static const uint8_t want[] = {
+		0x01, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, /* version 1, HINTS, seq 3 */
+		0x00, 0x08, 0x00, 0x02, 0x80, 0x20,             /* HINTS (8): 0x80 0x20 */
+	};
+	assert_int_equal(finish(&wr), sizeof(want));
+	assert_memory_equal(buf, want, sizeof(want));
+	decode_ok(buf, sizeof(want), &m);
+	assert_int_equal(m.type, IRDAD_MSG_HINTS);
+	assert_true(irdad_msg_is_request(m.type));
+	assert_string_equal(irdad_msg_type_name(m.type), "HINTS");
+	uint16_t h = 0;
+	assert_true(irdad_get_u16(&m.attrs, IRDAD_A_HINTS, &h));
+	assert_int_equal(h, 0x8020);
+
+	struct raw r;
+	raw_header(&r, 1, IRDAD_MSG_HINTS, 0);
+	expect_bad(&r, -EBADMSG, "HINTS");
+}
+
 /* ATTACH and its OK, byte for byte: the wire format the pppd plugin's
  * client uses (type 11; SERVICE 43, ROLE 44, ENDPOINT_ID 45). */
 static void attach_bytes(void **state)
@@ -343,8 +372,8 @@ static void bad_header(void **state)
 	expect_bad(&r, -EBADMSG, "shorter than the 8-byte header");
 	raw_header(&r, 2, IRDAD_MSG_STATUS, 0);
 	expect_bad(&r, -EPROTONOSUPPORT, "version 2");
-	raw_header(&r, 1, 12, 0);
-	expect_bad(&r, -EBADMSG, "unknown type 12");
+	raw_header(&r, 1, 13, 0);
+	expect_bad(&r, -EBADMSG, "unknown type 13");
 	raw_header(&r, 1, 0, 0);
 	expect_bad(&r, -EBADMSG, "unknown type 0");
 	raw_header(&r, 1, IRDAD_MSG_STATUS, 0x8000);
@@ -590,6 +619,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(header_and_attribute_bytes),
+		cmocka_unit_test(hints_bytes),
 		cmocka_unit_test(attach_bytes),
 		cmocka_unit_test(connect_round_trip),
 		cmocka_unit_test(stations_nested),

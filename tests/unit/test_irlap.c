@@ -375,6 +375,39 @@ static void discovers_as_initiator(void **state)
 	destroy(h);
 }
 
+/* irlap_set_hints: what the next discovery announces (irdad's HINTS). */
+static void announces_the_hints_set_later(void **state)
+{
+	(void)state;
+	struct h *h = make(OURS, 3, 1000, false);
+	struct irlap_request r = { .type = IRLAP_REQ_DISCOVER, .slots = 6 };
+	struct irlap_xid x;
+	uint8_t got[2];
+
+	assert_int_equal(irlap_get_hints(h->st, got), 1);
+	assert_int_equal(got[0], 0x04);
+	irlap_set_hints(h->st, (const uint8_t[]){ 0x84, 0x20 }, 2);
+	assert_int_equal(irlap_get_hints(h->st, got), 2);
+	assert_int_equal(got[0], 0x84);
+	assert_int_equal(got[1], 0x20);
+	irlap_set_hints(h->st, (const uint8_t[]){ 0x84, 0x20 }, 3); /* not taken */
+	assert_int_equal(irlap_get_hints(h->st, got), 2);
+	assert_int_equal(irlap_request(h->st, &r, 0), 0);
+	run_until(h, 2000000);
+	assert_int_equal(h->nsent, 7); /* 6 slots + the final one, with our info */
+	struct irlap_frame f = parse_sent(&h->sent[6]);
+	assert_int_equal(irlap_xid_parse(&f, &x), 0);
+	assert_true(x.has_info);
+	assert_int_equal(x.info.nhints, 2);
+	assert_int_equal(x.info.hints[0], 0x84);
+	assert_int_equal(x.info.hints[1], 0x20);
+	/* back to one byte */
+	irlap_set_hints(h->st, (const uint8_t[]){ 0x04 }, 1);
+	assert_int_equal(irlap_get_hints(h->st, got), 1);
+	assert_int_equal(got[0], 0x04);
+	destroy(h);
+}
+
 static void address_conflict_runs_a_new_address_round(void **state)
 {
 	struct h *h = make(OURS, 3, 1000, false);
@@ -1200,6 +1233,43 @@ static void secondary_watchdog_gives_up(void **state)
 	destroy(h);
 }
 
+/* The host's port went away: a link ends at once as a link loss, with
+ * the line back at 9600 and nothing sent; without a link nothing
+ * happens; afterwards the station connects again as usual. */
+static void port_lost_ends_the_link_at_once(void **state)
+{
+	struct h *p = make(OURS, 9, 1000, false);
+	struct h *s = make(PEER, 1, 1000, false);
+	size_t sent;
+
+	irlap_port_lost(s->st, s->now);       /* NDM: no event */
+	assert_int_equal(s->nev, 0);
+	assert_int_equal(irlap_get_state(s->st), IRLAP_NDM);
+
+	connect_primary(p);
+	connect_secondary(s);
+	for (struct h *h = p; h; h = h == p ? s : NULL) {
+		size_t nev = h->nev;
+		sent = h->nsent;
+		h->now += 1000;
+		irlap_port_lost(h->st, h->now);
+		assert_int_equal(h->nev, nev + 1);
+		assert_int_equal(h->ev[nev].type, IRLAP_EV_DISCONNECT);
+		assert_int_equal(h->ev[nev].reason, IRLAP_REASON_NO_RESPONSE);
+		assert_int_equal(h->ev[nev].at, h->now);
+		assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
+		assert_int_equal(h->speed, 9600);
+		assert_int_equal(h->nsent, sent);
+		assert_non_null(strstr(h->log, "lost: the port is gone"));
+		/* no timer of the old link is left to fire */
+		run_until(h, h->now + 20000000);
+		assert_int_equal(h->nev, nev + 1);
+	}
+	connect_secondary(s);                 /* a new link, as after any loss */
+	destroy(p);
+	destroy(s);
+}
+
 static void primary_fills_the_turn_within_line_capacity(void **state)
 {
 	struct h *h = make(OURS, 9, 1000, true);
@@ -1545,6 +1615,7 @@ int main(void)
 		cmocka_unit_test(answers_discovery_once_in_its_chosen_slot),
 		cmocka_unit_test(query_timer_returns_responder_to_ndm),
 		cmocka_unit_test(discovers_as_initiator),
+		cmocka_unit_test(announces_the_hints_set_later),
 		cmocka_unit_test(address_conflict_runs_a_new_address_round),
 		cmocka_unit_test(accepts_snrm_and_switches_speed_after_ua),
 		cmocka_unit_test(ignores_snrm_not_for_us),
@@ -1568,6 +1639,7 @@ int main(void)
 		cmocka_unit_test(ui_and_test_in_nrm),
 		cmocka_unit_test(primary_loses_link_after_n2),
 		cmocka_unit_test(secondary_watchdog_gives_up),
+		cmocka_unit_test(port_lost_ends_the_link_at_once),
 		cmocka_unit_test(primary_fills_the_turn_within_line_capacity),
 		cmocka_unit_test(srej_keeps_frames_after_a_lost_one),
 		cmocka_unit_test(old_frames_sent_again_are_not_kept),

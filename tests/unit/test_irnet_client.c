@@ -558,6 +558,11 @@ static void daemon_every_request(int fd, int arg)
 	CHECK(r.m.attrs.n == 0);
 	d_status_reply(fd, seq);
 
+	seq = d_recv(fd, IRDAD_MSG_HINTS, &r);
+	uint16_t hints = 0;
+	CHECK(irdad_get_u16(&r.m.attrs, IRDAD_A_HINTS, &hints) && hints == 0x8020);
+	d_ok(fd, seq);
+
 	seq = d_recv(fd, IRDAD_MSG_WATCH, &r);
 	CHECK(irdad_get_u32(&r.m.attrs, IRDAD_A_EVENTS, &v) && v == IRDAD_WATCH_STATIONS);
 	d_ok(fd, seq);
@@ -718,6 +723,7 @@ static void every_request_answered(void **state)
 	free(st);
 
 	struct irnet_event ev;
+	assert_int_equal(irnet_client_hints(cl, 0x8020, TIMEOUT), 0);
 	assert_int_equal(irnet_client_watch(cl, IRDAD_WATCH_STATIONS, TIMEOUT), 0);
 	assert_int_equal(irnet_client_wait_event(cl, &ev, TIMEOUT), 1);
 	assert_int_equal(ev.type, IRNET_EVENT_STATION);

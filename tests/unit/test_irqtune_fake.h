@@ -23,6 +23,9 @@ struct fake_file {
 	char text[1024];
 	int write_err; /* negative errno returned by the next writes */
 	long clamp;    /* > 0: a number written above it reads back as it */
+	/* if set, the file reads "1" while this TTY has low_latency on, as
+	 * ftdi_sio's latency_timer does */
+	const char *low_tty;
 	size_t writes;
 };
 

@@ -316,6 +316,55 @@ static void apply_records_then_changes_and_restore_returns(void **state)
 	assert_int_equal(stat(w->state, &sb), -1);
 }
 
+/* ftdi_sio reports latency_timer as 1 while low_latency is on: restore
+ * must put low_latency back before it reads back latency_timer (undo in
+ * the reverse order of apply), or it sees 1 where it wrote 16. */
+static void restore_undoes_coupled_knobs_in_reverse(void **state)
+{
+	struct world *w = *state;
+	char err[512];
+	fake_find(&w->f, LT_PATH)->low_tty = "/dev/ttyUSB0";
+	struct irqtune_settings s = settings(90, NULL, IRQTUNE_KEEP, 1, 1,
+					     IRQTUNE_KEEP);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), 0);
+	assert_true(w->f.ttys[1].low_latency);
+	assert_string_equal(fake_text(&w->f, LT_PATH), "1\n");
+	look(w);
+	assert_int_equal(restore(w, NULL, 0, false, NULL), 0);
+	assert_false(w->f.ttys[1].low_latency);
+	assert_string_equal(fake_text(&w->f, LT_PATH), "16\n");
+	struct stat sb;
+	assert_int_equal(stat(w->state, &sb), -1);
+}
+
+/* low_latency on makes ftdi_sio use and report latency_timer 1: a
+ * policy asking for both another latency_timer and low_latency sets
+ * low_latency only and says so; applied twice (boot, then hotplug or
+ * resume), the second apply must not fail on the read-back. */
+static void latency_timer_yields_to_low_latency(void **state)
+{
+	struct world *w = *state;
+	char err[512];
+	fake_find(&w->f, LT_PATH)->low_tty = "/dev/ttyUSB0";
+	struct irqtune_settings s = settings(90, NULL, IRQTUNE_KEEP, 1, 4,
+					     IRQTUNE_KEEP);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), 0);
+	assert_true(w->f.ttys[1].low_latency);
+	assert_string_equal(fake_text(&w->f, LT_PATH), "16\n");
+	assert_non_null(strstr(w->log, "ttyUSB0: latency_timer 4 not set: "
+				       "with low_latency on"));
+	look(w);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), 0);
+	/* low_latency kept as it is (on): the same */
+	s.low_latency = IRQTUNE_KEEP;
+	look(w);
+	assert_int_equal(apply(w, &s, err, sizeof(err)), 0);
+	assert_string_equal(fake_text(&w->f, LT_PATH), "16\n");
+	look(w);
+	assert_int_equal(restore(w, NULL, 0, false, NULL), 0);
+	assert_false(w->f.ttys[1].low_latency);
+}
+
 static void failure_undoes_this_run(void **state)
 {
 	struct world *w = *state;
@@ -418,6 +467,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(read_back_is_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(unthreaded_kernel_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(restore_after_port_closed_and_by_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(restore_undoes_coupled_knobs_in_reverse, setup, teardown),
+		cmocka_unit_test_setup_teardown(latency_timer_yields_to_low_latency, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_state_changes_nothing, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("irqtune_plan", tests, NULL, NULL);

@@ -14,7 +14,7 @@ EXTRA_DIST += $(VM_TESTS)
 # Files, not the directory: a directory would also pull the build tree's
 # test logs into the tarball.
 EXTRA_DIST += \
-	tests/vm/fetch-kernels.sh tests/vm/vm-common.sh tests/vm/guest-lib.sh \
+	tests/vm/fetch-kernels.sh tests/vm/debian-image.sh tests/vm/vm-common.sh tests/vm/guest-lib.sh \
 	tests/vm/uml-run.sh tests/vm/uml-init.sh \
 	tests/vm/qemu-run.sh tests/vm/qemu-init.sh \
 	tests/vm/guest/pppd-pair.sh tests/vm/guest/threadirqs.sh \
