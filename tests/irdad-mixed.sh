@@ -12,29 +12,7 @@ BREAK_AT=45 BREAK_LEN=15
 
 start_wire --break "$((BREAK_AT * 1000)):$((BREAK_LEN * 1000))"
 date +%s.%N >"$tmp/wire.start"
-cat >"$tmp/a.conf" <<CONF
-[ircomm modem]
-role call
-peer nickname "beta"
-pty $tmp/ircomm-a
-reconnect yes
-[irnet net0]
-role call
-peer nickname "beta"
-pty $tmp/irnet-a
-CONF
-cat >"$tmp/b.conf" <<CONF
-[ircomm serial]
-role listen
-pty $tmp/ircomm-b
-[irnet net0]
-role listen
-pty $tmp/irnet-b
-CONF
-start_irdad alpha "$a" -c "$tmp/a.conf" -v
-pa=$irdad_pid
-start_irdad beta "$b" -c "$tmp/b.conf" -v
-pb=$irdad_pid
+start_mixed_pair
 $vg "$irspray" --listen --daemon "$tmp/beta.sock" >"$tmp/spray-listen.out" 2>"$tmp/spray-listen.err" &
 sl=$!
 lpid="$lpid $sl"

@@ -2,7 +2,8 @@
  * irsock_classic.c: a program written against the classic Linux AF_IRDA
  * socket API, as programs of its time were, and nothing of irnet-tools
  * (no irnet header, no irnet library): tests/irsock-api.sh runs it under
- * irsock(1) and checks what it prints.
+ * irsock(1) and checks what it prints; tests/irdad-soak-rt.sh runs its
+ * cycles mode.
  *
  *   irsock_classic serve                 echo servers, stream and seqpacket
  *   irsock_classic discover              IRLMP_ENUMDEVICES
@@ -15,6 +16,8 @@
  *                                        (soerror: polls and asks SO_ERROR first)
  *   irsock_classic inflight ADDR BYTES FILE   writes BYTES, reads nothing until
  *                                        FILE exists, then reads to the end
+ *   irsock_classic cycles ADDR SECONDS BYTES PAUSE_MS   connect, echo, close,
+ *                                        again, for the soak (one line a cycle)
  *   irsock_classic nosock                socket(AF_IRDA) with no irdad
  *
  * Each prints one "ok: ..." line per check passed, or "FAIL: ..." and exits
@@ -152,7 +155,8 @@ static unsigned char pattern(size_t i)
 	return (unsigned char)(i * 7 + (i >> 8) + (i >> 16));
 }
 
-static int connect_to(int type, unsigned int daddr, const char *name)
+/* A connected socket, or -1 with errno set (the socket closed). */
+static int try_connect(int type, unsigned int daddr, const char *name)
 {
 	struct sockaddr_irda sa;
 	int fd = socket(AF_IRDA, type, 0);
@@ -160,6 +164,18 @@ static int connect_to(int type, unsigned int daddr, const char *name)
 		die("socket");
 	make_addr(&sa, daddr, name, LSAP_ANY);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+static int connect_to(int type, unsigned int daddr, const char *name)
+{
+	int fd = try_connect(type, daddr, name);
+	if (fd < 0) {
 		printf("FAIL: connect to %08x \"%s\": %s\n", daddr, name, strerror(errno));
 		exit(1);
 	}
@@ -383,9 +399,77 @@ static int ias(unsigned int daddr, const char *cls, const char *attr)
 	return 0;
 }
 
-/* Sends bytes in writes of wsize (a message each with seqpacket) and
- * reads the echo back in one poll loop, checking every byte and, with
- * seqpacket, every message's size. */
+/* How an echo transfer ended, and where. */
+enum xfer_end { XFER_DONE, XFER_CUT, XFER_WRONG };
+
+struct xfer {
+	size_t sent, got, msgs;
+	char why[160]; /* XFER_CUT, XFER_WRONG: what happened */
+};
+
+/* Sends total bytes of the pattern in writes of wsize (a message each
+ * with seqpacket, their sizes cycling so that boundaries show) and reads
+ * the echo back in one poll loop, checking every byte.  out holds wsize
+ * bytes, in 65536.  The end of the connection, an error or timeout_ms
+ * without progress is XFER_CUT; a wrong byte (or a seqpacket message
+ * sent in part) is XFER_WRONG. */
+static enum xfer_end echo_xfer(int fd, int seq, size_t total, size_t wsize, int timeout_ms,
+			       unsigned char *out, unsigned char *in, struct xfer *x)
+{
+	memset(x, 0, sizeof(*x));
+	while (x->got < total) {
+		struct pollfd p = { .fd = fd, .events = POLLIN | (x->sent < total ? POLLOUT : 0) };
+		if (poll(&p, 1, timeout_ms) <= 0) {
+			snprintf(x->why, sizeof(x->why), "%d s without progress: sent %zu got %zu msgs %zu",
+				 timeout_ms / 1000, x->sent, x->got, x->msgs);
+			return XFER_CUT;
+		}
+		if ((p.revents & POLLOUT) && x->sent < total) {
+			size_t n = seq ? 1 + (x->msgs * 997) % wsize : wsize;
+			if (n > total - x->sent)
+				n = total - x->sent;
+			for (size_t i = 0; i < n; i++)
+				out[i] = pattern(x->sent + i);
+			ssize_t w = send(fd, out, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+			if (w < 0 && errno != EAGAIN) {
+				snprintf(x->why, sizeof(x->why), "send: %s", strerror(errno));
+				return XFER_CUT;
+			}
+			if (w > 0) {
+				if (seq && (size_t)w != n) {
+					snprintf(x->why, sizeof(x->why),
+						 "seqpacket: a %zu-byte message sent as %zd", n, w);
+					return XFER_WRONG;
+				}
+				x->sent += (size_t)w;
+				x->msgs++;
+			}
+		}
+		if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+			ssize_t r = recv(fd, in, 65536, MSG_DONTWAIT);
+			if (r == 0) {
+				snprintf(x->why, sizeof(x->why), "EOF after %zu of %zu bytes", x->got, total);
+				return XFER_CUT;
+			}
+			if (r < 0 && errno != EAGAIN) {
+				snprintf(x->why, sizeof(x->why), "recv: %s", strerror(errno));
+				return XFER_CUT;
+			}
+			for (ssize_t i = 0; i < r; i++)
+				if (in[i] != pattern(x->got + (size_t)i)) {
+					snprintf(x->why, sizeof(x->why), "byte %zu is %02x, not %02x",
+						 x->got + (size_t)i, in[i], pattern(x->got + (size_t)i));
+					return XFER_WRONG;
+				}
+			if (r > 0)
+				x->got += (size_t)r;
+		}
+	}
+	return XFER_DONE;
+}
+
+/* An echo on one connection, every byte and, with seqpacket, every
+ * message's size checked. */
 static int echo(const char *kind, unsigned int daddr, size_t total, size_t wsize)
 {
 	int seq = strcmp(kind, "seq") == 0;
@@ -406,47 +490,13 @@ static int echo(const char *kind, unsigned int daddr, size_t total, size_t wsize
 		wsize = (size_t)sdu;
 
 	unsigned char *out = malloc(wsize > (size_t)sdu ? wsize : (size_t)sdu), *in = malloc(65536);
-	size_t sent = 0, got = 0, msgs = 0;
 	double t0 = now_s();
 	if (!out || !in)
 		die("malloc");
-	while (got < total) {
-		struct pollfd p = { .fd = fd, .events = POLLIN | (sent < total ? POLLOUT : 0) };
-		if (poll(&p, 1, 30000) <= 0)
-			{ printf("FAIL: 30 s without progress: sent %zu got %zu msgs %zu\n", sent, got, msgs); return 1; }
-		if ((p.revents & POLLOUT) && sent < total) {
-			/* seqpacket: message sizes cycle so that boundaries show */
-			size_t n = seq ? 1 + (msgs * 997) % wsize : wsize;
-			if (n > total - sent)
-				n = total - sent;
-			for (size_t i = 0; i < n; i++)
-				out[i] = pattern(sent + i);
-			ssize_t w = send(fd, out, n, MSG_DONTWAIT | MSG_NOSIGNAL);
-			if (w < 0 && errno != EAGAIN)
-				die("send");
-			if (w > 0) {
-				check(!seq || (size_t)w == n, "seqpacket: a message sent whole");
-				sent += (size_t)w;
-				msgs++;
-			}
-		}
-		if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
-			ssize_t r = recv(fd, in, 65536, MSG_DONTWAIT);
-			if (r == 0) {
-				printf("FAIL: EOF after %zu of %zu bytes\n", got, total);
-				return 1;
-			}
-			if (r < 0 && errno != EAGAIN)
-				die("recv");
-			for (ssize_t i = 0; i < r; i++)
-				if (in[i] != pattern(got + (size_t)i)) {
-					printf("FAIL: byte %zu is %02x, not %02x\n", got + (size_t)i,
-					       in[i], pattern(got + (size_t)i));
-					return 1;
-				}
-			if (r > 0)
-				got += (size_t)r;
-		}
+	struct xfer x;
+	if (echo_xfer(fd, seq, total, wsize, 30000, out, in, &x) != XFER_DONE) {
+		printf("FAIL: %s\n", x.why);
+		return 1;
 	}
 	double dt = now_s() - t0;
 	/* seqpacket boundaries: a second pass of single messages, each read
@@ -476,6 +526,56 @@ static int echo(const char *kind, unsigned int daddr, size_t total, size_t wsize
 	free(out);
 	free(in);
 	close(fd);
+	return 0;
+}
+
+/* The real-time soak's client (tests/irdad-soak-rt.sh): for the given
+ * time, connect, echo bytes (every one checked), close, pause, again.
+ * A connect that fails or a connection cut (the link lost) is reported
+ * and the next cycle starts; a wrong byte ends the program (exit 1).
+ * One line per cycle, its start and end on CLOCK_MONOTONIC, for the
+ * driver to set against the breaks of the link. */
+static int cycles(unsigned int daddr, double seconds, size_t total, unsigned pause_ms)
+{
+	unsigned char *out = malloc(1024), *in = malloc(65536);
+	unsigned n_ok = 0, n_cut = 0, n_failed = 0;
+	size_t verified = 0;
+	double t_end = now_s() + seconds;
+	struct timespec pause = { .tv_sec = pause_ms / 1000,
+				  .tv_nsec = (long)(pause_ms % 1000) * 1000000L };
+	if (!out || !in)
+		die("malloc");
+	for (unsigned n = 1; now_s() < t_end; n++) {
+		double t0 = now_s();
+		int fd = try_connect(SOCK_STREAM, daddr, "IrsockStream");
+		if (fd < 0) {
+			printf("cycle %u %.3f %.3f connect-failed 0: %s\n", n, t0, now_s(),
+			       strerror(errno));
+			n_failed++;
+		} else {
+			struct xfer x;
+			enum xfer_end e = echo_xfer(fd, 0, total, 1024, 30000, out, in, &x);
+			close(fd);
+			verified += x.got;
+			if (e == XFER_WRONG) {
+				printf("cycle %u %.3f %.3f wrong %zu: %s\n", n, t0, now_s(), x.got, x.why);
+				printf("FAIL: cycle %u: %s\n", n, x.why);
+				return 1;
+			}
+			if (e == XFER_DONE)
+				n_ok++;
+			else
+				n_cut++;
+			printf("cycle %u %.3f %.3f %s %zu%s%s\n", n, t0, now_s(),
+			       e == XFER_DONE ? "ok" : "cut", x.got, e == XFER_DONE ? "" : ": ",
+			       e == XFER_DONE ? "" : x.why);
+		}
+		nanosleep(&pause, NULL);
+	}
+	printf("cycles: ok %u cut %u connect-failed %u bytes-verified %zu\n", n_ok, n_cut, n_failed,
+	       verified);
+	free(out);
+	free(in);
 	return 0;
 }
 
@@ -799,12 +899,15 @@ int main(int argc, char **argv)
 		return hold(parse_addr(argv[2]), 1);
 	if (argc == 5 && strcmp(argv[1], "inflight") == 0)
 		return inflight(parse_addr(argv[2]), strtoul(argv[3], NULL, 10), argv[4]);
+	if (argc == 6 && strcmp(argv[1], "cycles") == 0)
+		return cycles(parse_addr(argv[2]), strtod(argv[3], NULL), strtoul(argv[4], NULL, 10),
+			      (unsigned)strtoul(argv[5], NULL, 10));
 	if (argc == 2 && strcmp(argv[1], "nosock") == 0) {
 		int fd = socket(AF_IRDA, SOCK_STREAM, 0);
 		check(fd < 0 && errno == EAFNOSUPPORT, "socket(AF_IRDA) with no irdad: EAFNOSUPPORT");
 		printf("ok: no irdad: EAFNOSUPPORT\n");
 		return 0;
 	}
-	fprintf(stderr, "usage: irsock_classic serve|discover|ias|echo|refused|nonblock|forkdup|hold|inflight|nosock ...\n");
+	fprintf(stderr, "usage: irsock_classic serve|discover|ias|echo|refused|nonblock|forkdup|hold|inflight|cycles|nosock ...\n");
 	return 2;
 }

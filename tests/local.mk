@@ -74,3 +74,17 @@ check-valgrind:
 
 # Source-tree checks that need no build.
 TESTS += tests/man-lint.tap tests/banned.tap
+
+# The real-time soak (issue 16, docs/reliability.md): two irdad over irwire
+# with bit errors and a pattern of short and long breaks, IrCOMM, IrNET and
+# an AF_IRDA program under irsock at once, every delivered byte checked,
+# each irdad's RSS and descriptors sampled.  `check` runs 2 minutes (about
+# 2 min 5 s wall, a few CPU seconds in all); `make soak-rt MINUTES=N` runs N.
+TESTS += tests/irdad-soak-rt.sh
+EXTRA_DIST += tests/irdad_soak_rt.py
+MINUTES = 10
+soak-rt: irnet/tools/irdad irnet/tools/irwire irnet/irsock/irsock irnet/irsock/libirsock.la \
+		tests/irsock_classic
+	SOAK_RT_MINUTES=$(MINUTES) top_srcdir='$(top_srcdir)' \
+	  abs_top_builddir='$(abs_top_builddir)' $(SHELL) $(top_srcdir)/tests/irdad-soak-rt.sh
+.PHONY: soak-rt

@@ -123,3 +123,27 @@ capture_clean() {
 	fi
 	return 0
 }
+# start_mixed_pair [yes|no]: two daemons on the wire's ptys that each
+# serve an [ircomm] and an [irnet] endpoint on $tmp/ircomm-a, -b and
+# $tmp/irnet-a, -b: alpha ($pa) calls beta with both, IrCOMM with
+# reconnect yes, IrNET with reconnect as asked (default no); beta ($pb)
+# listens.  Their configurations: $tmp/a.conf, $tmp/b.conf.
+start_mixed_pair() {
+	printf '[ircomm modem]\nrole call\npeer nickname "beta"\npty %s\nreconnect yes\n' \
+		"$tmp/ircomm-a" >"$tmp/a.conf"
+	printf '[irnet net0]\nrole call\npeer nickname "beta"\npty %s\nreconnect %s\n' \
+		"$tmp/irnet-a" "${1:-no}" >>"$tmp/a.conf"
+	printf '[ircomm serial]\nrole listen\npty %s\n[irnet net0]\nrole listen\npty %s\n' \
+		"$tmp/ircomm-b" "$tmp/irnet-b" >"$tmp/b.conf"
+	start_irdad alpha "$a" -c "$tmp/a.conf" -v
+	pa=$irdad_pid
+	start_irdad beta "$b" -c "$tmp/b.conf" -v
+	pb=$irdad_pid
+}
+# stop_irdads PID...: SIGTERM to each daemon; each must exit 0.
+stop_irdads() {
+	kill -TERM "$@"
+	for p in "$@"; do
+		wait "$p" || fail "irdad $p exited $? on SIGTERM"
+	done
+}
