@@ -19,8 +19,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "cursor.h"
 #include "ircomm.h"
+#include "path_watch.h"
 #include "status_line.h"
 
 /* Redial delays after a failed attempt or a lost link: 1 s, doubling. */
@@ -621,30 +621,27 @@ static void update_dtr(struct ircomm_pty *p)
 
 /* ---- the slave's opens and closes ---------------------------------------- */
 
+static void count_open_close(void *ctx, const struct inotify_event *ev, const char *name)
+{
+	struct ircomm_pty *p = ctx;
+
+	(void)name;
+	if (ev->mask & IN_Q_OVERFLOW)
+		log_msg(p->log, LOG_LEVEL_WARNING,
+			"ircomm %s: open/close events lost; the count may be wrong", p->ep.name);
+	if (ev->mask & IN_OPEN)
+		p->st.slave_opens++;
+	if ((ev->mask & IN_CLOSE) && p->st.slave_opens > 0)
+		p->st.slave_opens--;
+}
+
 static void on_inotify(struct eloop *loop, int fd, void *ctx)
 {
 	struct ircomm_pty *p = ctx;
 	unsigned prev = p->st.slave_opens;
-	uint8_t buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	ssize_t n;
+
 	(void)loop;
-
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		struct cursor cur;
-		struct inotify_event ev;
-
-		cursor_init(&cur, buf, (size_t)n);
-		while (cursor_copy(&cur, &ev, sizeof(ev)) && cursor_skip(&cur, ev.len)) {
-			if (ev.mask & IN_Q_OVERFLOW)
-				log_msg(p->log, LOG_LEVEL_WARNING,
-					"ircomm %s: open/close events lost; the count may be wrong",
-					p->ep.name);
-			if (ev.mask & IN_OPEN)
-				p->st.slave_opens++;
-			if ((ev.mask & IN_CLOSE) && p->st.slave_opens > 0)
-				p->st.slave_opens--;
-		}
-	}
+	inotify_read_events(fd, count_open_close, p);
 	if (p->st.slave_opens == 0 && prev > 0) {
 		/* the next program starts from the same raw line */
 		if (make_raw(p->slave) < 0)

@@ -238,13 +238,11 @@ static void on_event(struct path_watch *pw, const struct inotify_event *ev, cons
 	}
 }
 
-static void on_readable(struct eloop *loop, int fd, void *ctx)
+void inotify_read_events(int fd, inotify_event_fn fn, void *ctx)
 {
-	struct path_watch *pw = ctx;
 	uint8_t buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t n;
 
-	(void)loop;
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		struct cursor cur;
 		struct inotify_event ev;
@@ -255,19 +253,31 @@ static void on_readable(struct eloop *loop, int fd, void *ctx)
 			char name[NAME_MAX + 1];
 			size_t len = strnlen((const char *)raw, ev.len);
 
-			if (ev.mask & IN_Q_OVERFLOW) {
-				due(pw); /* something may have been missed: look */
-				continue;
-			}
-			if (!pw->active)
-				continue;
 			if (len > NAME_MAX)
 				len = NAME_MAX;
 			memcpy(name, raw, len);
 			name[len] = '\0';
-			on_event(pw, &ev, len ? name : NULL);
+			fn(ctx, &ev, len ? name : NULL);
 		}
 	}
+}
+
+static void on_one_event(void *ctx, const struct inotify_event *ev, const char *name)
+{
+	struct path_watch *pw = ctx;
+
+	if (ev->mask & IN_Q_OVERFLOW) {
+		due(pw); /* something may have been missed: look */
+		return;
+	}
+	if (pw->active)
+		on_event(pw, ev, name);
+}
+
+static void on_readable(struct eloop *loop, int fd, void *ctx)
+{
+	(void)loop;
+	inotify_read_events(fd, on_one_event, ctx);
 }
 
 int path_watch_new(struct eloop *loop, const struct logger *log, path_watch_fn fn, void *ctx,

@@ -36,6 +36,14 @@
 #include "log.h"
 
 struct path_watch;
+struct inotify_event;
+
+/* Reads every event waiting on the inotify descriptor fd (non-blocking)
+ * through the cursor and calls fn for each, with its name cut at the
+ * first NUL (NULL when the event has none).  Shared by every inotify
+ * user in the host: path_watch and ircomm_pty's slave open count. */
+typedef void (*inotify_event_fn)(void *ctx, const struct inotify_event *ev, const char *name);
+void inotify_read_events(int fd, inotify_event_fn fn, void *ctx);
 
 typedef void (*path_watch_fn)(void *ctx);
 

@@ -87,7 +87,7 @@ int privdrop_user(const char *user, const struct logger *log, char *err, size_t 
 /* What a running host does: I/O on open descriptors, the loop, timers,
  * signals, termios and modem-line ioctls, memory, and exiting.  Closing
  * the port restores termios (ioctl), reads its lock file back (an open
- * for reading only, see allow_read_only_open) and unlinks it (which works
+ * for reading only, see allow_open_in_mode) and unlinks it (which works
  * after a drop once serial_lock_chown gave the file to the user). */
 static const char *const allowed[] = {
 	"read", "write", "readv", "writev", "pread64", "pwrite64", "close",
@@ -194,37 +194,20 @@ static int allow_sanitizer_calls(scmp_filter_ctx ctx, char *err, size_t errlen)
 }
 #endif
 
-/* open/openat only without any way to write or create: the flags,
- * masked with the access mode and the creating bits, must be O_RDONLY. */
-static int allow_read_only_open(scmp_filter_ctx ctx)
+/* open/openat of an existing file in one access mode only (O_RDONLY or
+ * O_RDWR): the flags, masked with the access mode and the creating bits,
+ * must equal it, so nothing is created, truncated or appended to. */
+static int allow_open_in_mode(scmp_filter_ctx ctx, scmp_datum_t mode)
 {
 	const scmp_datum_t mask = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
 	int nr, r;
 
 	nr = seccomp_syscall_resolve_name("openat");
-	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-			     SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDONLY));
+	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, mask, mode));
 	nr = seccomp_syscall_resolve_name("open");
 	if (r == 0 && nr != __NR_SCMP_ERROR)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-				     SCMP_A1(SCMP_CMP_MASKED_EQ, mask, O_RDONLY));
-	return r;
-}
-
-/* open/openat for reading and writing an existing file: the flags,
- * masked with the access mode and the creating bits, must be O_RDWR. */
-static int allow_read_write_open(scmp_filter_ctx ctx)
-{
-	const scmp_datum_t mask = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
-	int nr, r;
-
-	nr = seccomp_syscall_resolve_name("openat");
-	r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-			     SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDWR));
-	nr = seccomp_syscall_resolve_name("open");
-	if (r == 0 && nr != __NR_SCMP_ERROR)
-		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-				     SCMP_A1(SCMP_CMP_MASKED_EQ, mask, O_RDWR));
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, mask, mode));
 	return r;
 }
 
@@ -259,7 +242,7 @@ static int load_filter(const struct logger *log, const char *what,
 	}
 	if (r < 0)
 		goto out;
-	r = open == OPEN_READ_WRITE ? allow_read_write_open(ctx) : allow_read_only_open(ctx);
+	r = allow_open_in_mode(ctx, open == OPEN_READ_WRITE ? O_RDWR : O_RDONLY);
 	if (r < 0) {
 		snprintf(err, errlen, "seccomp: allowing %s open: %s",
 			 open == OPEN_READ_WRITE ? "read-write" : "read-only", strerror(-r));
