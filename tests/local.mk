@@ -64,7 +64,7 @@ bench: $(BENCHMARKS)
 # definite leak fails the test; seccomp off there, valgrind needs it).
 # Slow (minutes), so not part of `check`.
 VALGRIND_TESTS = tests/irspray-irwire.sh tests/irdad-api.sh tests/irdad-ircomm.sh \
-	tests/irdad-mixed.sh
+	tests/irdad-mixed.sh tests/irdad-unplug.sh tests/irdad-unplug-retry.sh
 VALGRIND_CMD = valgrind --error-exitcode=97 --leak-check=full \
 	--errors-for-leak-kinds=definite --show-leak-kinds=definite --track-fds=no
 check-valgrind:
