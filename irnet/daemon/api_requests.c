@@ -616,14 +616,19 @@ static void on_conn_ias(void *ctx, int ret, const struct ias_response *resp)
 		conn_fail(c, ENOENT, "the station does not offer %s", c->class_name);
 }
 
+#define IAS_START_FAILED "cannot start an IAS query now (the link is busy or going down)"
+
 static void conn_ask(struct ar_conn *c)
 {
 	struct api_requests *ar = c->cl->ar;
 
 	c->q = ias_query_start(lmp(ar), c->daddr, c->class_name, lsap_attr(c->mode), on_conn_ias, c,
 			       stack_now(ar->stk));
+	/* NULL: IrLMP cannot open a connection now (the link is with another
+	 * station, IrLAP is busy or taking the link down, no free selector;
+	 * out of memory is the rare case): the station is not reachable now. */
 	if (!c->q)
-		conn_fail(c, ENOMEM, "%s", "cannot start an IAS query");
+		conn_fail(c, EHOSTUNREACH, "%s", IAS_START_FAILED);
 	stack_sync(ar->stk);
 }
 
@@ -856,7 +861,7 @@ static void req_ias_query(struct ar_client *cl, const struct irdad_msg *m)
 	cl->query_seq = m->seq;
 	cl->query = ias_query_start(lmp(ar), daddr, cls, attr, on_query, cl, stack_now(ar->stk));
 	if (!cl->query)
-		api_session_error(cl->s, m->seq, ENOMEM, "cannot start an IAS query");
+		api_session_error(cl->s, m->seq, EHOSTUNREACH, IAS_START_FAILED);
 	stack_sync(ar->stk);
 }
 
