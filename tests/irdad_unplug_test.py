@@ -56,18 +56,25 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def open_pty_pair(obj, pty_a, pty_b):
+    """Opens a's and b's ptys raw and non-blocking, once for the whole test
+    (the unplugs must not make us reopen them): sets obj.fa, obj.fb, the
+    link's target and a's device number, checked at the end."""
+    obj.target_a = os.readlink(pty_a)
+    obj.fa = os.open(pty_a, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    obj.fb = os.open(pty_b, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    tty.setraw(obj.fa)
+    tty.setraw(obj.fb)
+    obj.rdev_a = os.fstat(obj.fa).st_rdev
+
+
 class IrnetPair:
     """a's and b's [irnet] ptys: a numbered PPP frame into a's every 50 ms
     (dropped when the pty is full, as a link that does not take them),
     b's frames decoded and checked: well formed, numbers increasing."""
 
     def __init__(self, pty_a, pty_b):
-        self.target_a = os.readlink(pty_a)
-        self.fa = os.open(pty_a, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        self.fb = os.open(pty_b, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        tty.setraw(self.fa)
-        tty.setraw(self.fb)
-        self.rdev_a = os.fstat(self.fa).st_rdev
+        open_pty_pair(self, pty_a, pty_b)
         self.dec = Decoder()
         self.next_n = 0
         self.next_at = 0.0
@@ -107,12 +114,7 @@ class Rig:
         self.wire_out = wire_out
         self.pid_a = pid_a
         self.lock_dir = lock_dir
-        self.target_a = os.readlink(pty_a)
-        self.fa = os.open(pty_a, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        self.fb = os.open(pty_b, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        tty.setraw(self.fa)
-        tty.setraw(self.fb)
-        self.rdev_a = os.fstat(self.fa).st_rdev
+        open_pty_pair(self, pty_a, pty_b)
         self.next_n = 0
         self.pending = b""
         self.got = bytearray()
