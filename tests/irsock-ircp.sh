@@ -7,9 +7,12 @@
 #   - the other way round (b sends, a receives), a small file;
 #   - the capture of a's side has no malformed frame in tshark, which
 #     decodes its IAS queries; tshark 4.0 does not follow OBEX classes into
-#     TinyTP, so tests/irsock_obex_check.py checks those layers from its
-#     IrLMP fields (TinyTP headers, whole OBEX packets, CONNECT first,
-#     DISCONNECT last, a response per request, in all 3 sessions);
+#     TinyTP, so tests/irsock_obex_check.py checks that layer from its
+#     IrLMP fields (TinyTP headers, no SAR, whole OBEX packets, CONNECT
+#     first, DISCONNECT last, a response per request, in all 3 sessions)
+#     and writes the OBEX packets into a pcapng that tshark decodes with
+#     its own OBEX dissector: none malformed, every file's Name and Length
+#     headers as sent, the folder-listing GET, each response matched;
 #   - `obexftpd -v -i -c DIR` under irsock on b, `obexftp -i -l` on a: the
 #     connection is made and obexftpd's log shows the folder listing
 #     served (obexftp 0.24 in Debian 12 prints nothing and writes no file
@@ -94,13 +97,29 @@ if capture_clean "$tmp/a.pcap"; then
 	"$TSHARK" -r "$tmp/a.pcap" -Y iap 2>/dev/null | grep -q 'GetValueByClass: "OBEX:IrXfer" "IrDA:TinyTP:LsapSel"' ||
 		fail "tshark: no IAS query for OBEX:IrXfer"
 	# tshark follows IAS into TinyTP only for Device, IrCOMM and IrLPT:
-	# the TinyTP and OBEX layers are checked from its IrLMP fields
-	"$TSHARK" -r "$tmp/a.pcap" -T fields -e frame.number -e irlap.a.cr -e irlmp.dst.lsap -e irlmp.src.lsap \
+	# the TinyTP layer is checked from its IrLMP fields, and the OBEX
+	# packets under it go to tshark's own OBEX dissector through a pcapng
+	# with a user link type.
+	"$TSHARK" -r "$tmp/a.pcap" -T fields -e frame.time_epoch -e irlap.a.cr -e irlmp.dst.lsap -e irlmp.src.lsap \
 		-e irlmp.dst.c -e irlmp.opcode -e data.data -e iap.classname -e iap.int 2>/dev/null |
-		"$PYTHON" "$top_srcdir/tests/irsock_obex_check.py" >"$tmp/obex.out" || fail "$(cat "$tmp/obex.out")"
+		"$PYTHON" "$top_srcdir/tests/irsock_obex_check.py" --pcapng "$tmp/obex.pcapng" >"$tmp/obex.out" ||
+		fail "$(cat "$tmp/obex.out")"
 	cat "$tmp/obex.out"
 	[ "$(grep -c '^ok: connection' "$tmp/obex.out")" -eq 3 ] || fail "not 3 OBEX connections in the capture"
-	echo "ok: the capture decodes (IAS in tshark, TinyTP and OBEX from its IrLMP fields), none malformed"
+	obex_dlt='uat:user_dlts:"User 0 (DLT=147)","obex","0","","0",""'
+	capture_clean "$tmp/obex.pcapng" 290 obex -o "$obex_dlt"
+	"$TSHARK" -r "$tmp/obex.pcapng" -o "$obex_dlt" -Y 'obex.name || obex.type' \
+		-T fields -e obex.opcode -e obex.name -e obex.length -e obex.type 2>/dev/null >"$tmp/obex.heads"
+	printf '0x02\t%s\n' 'big.bin	262144	' 'small1.txt	6	' 'small2.bin	1000	' 'small3.bin	5000	' \
+		'small3.bin	5000	' >"$tmp/obex.want"
+	printf '0x03\t\t\tx-obex/folder-listing\n' >>"$tmp/obex.want"
+	cmp -s "$tmp/obex.want" "$tmp/obex.heads" ||
+		fail "tshark's OBEX names and types: $(cat "$tmp/obex.heads"), expected $(cat "$tmp/obex.want")"
+	unmatched=$("$TSHARK" -r "$tmp/obex.pcapng" -o "$obex_dlt" -Y 'obex.resp_code && !obex.request_in_frame' \
+		-T fields -e frame.number 2>/dev/null | wc -l)
+	[ "$unmatched" -eq 0 ] || fail "tshark matched no request to $unmatched OBEX responses"
+	echo "ok: tshark decodes IAS and, in $capture_frames OBEX packets, every PUT's name and length" \
+		"(4 files, then 1 the other way) and the folder-listing GET; each response has its request; none malformed"
 else
 	echo "tshark not found: capture not checked"
 fi

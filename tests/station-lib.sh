@@ -102,24 +102,27 @@ start_irdad() {
 	lpid="$lpid $irdad_pid"
 	wait_for "$tmp/irdad-$name.err" 'serving'
 }
-# capture_clean PCAP [MIN_FRAMES]: tshark reads PCAP; it has at least
-# MIN_FRAMES (1) frames, every one IrLAP, none malformed or with an
-# expert error, and tshark says nothing on stderr.  Sets capture_frames.
+# capture_clean PCAP [MIN_FRAMES [PROTOCOL [TSHARK_OPTION...]]]: tshark
+# reads PCAP (with the options given); it has at least MIN_FRAMES (1)
+# frames, every one PROTOCOL (irlap), none malformed or with an expert
+# error, and tshark says nothing on stderr.  Sets capture_frames.
 # Returns 1 when tshark is not installed (the caller checks no more of
 # the capture); fails the test otherwise.
 capture_clean() {
+	cc_file=$1 cc_min=${2:-1} cc_proto=${3:-irlap}
+	if [ $# -ge 3 ]; then shift 3; else shift $#; fi
 	if [ -z "${TSHARK:-}" ] || ! command -v "$TSHARK" >/dev/null; then
-		echo "tshark not found: $1 is not checked"
+		echo "tshark not found: $cc_file is not checked"
 		return 1
 	fi
-	capture_frames=$("$TSHARK" -r "$1" -T fields -e frame.number 2>"$tmp/tshark.err" | wc -l)
-	bad=$("$TSHARK" -r "$1" -Y '_ws.malformed || _ws.expert.severity >= error || !irlap' \
+	capture_frames=$("$TSHARK" -r "$cc_file" "$@" -T fields -e frame.number 2>"$tmp/tshark.err" | wc -l)
+	bad=$("$TSHARK" -r "$cc_file" "$@" -Y "_ws.malformed || _ws.expert.severity >= error || !$cc_proto" \
 		-T fields -e frame.number 2>>"$tmp/tshark.err")
-	[ "$capture_frames" -ge "${2:-1}" ] ||
-		fail "$1: $capture_frames frames, expected at least ${2:-1}"
-	[ -z "$bad" ] || fail "$1: malformed, not IrLAP or with an expert error: frames" $bad
+	[ "$capture_frames" -ge "$cc_min" ] ||
+		fail "$cc_file: $capture_frames frames, expected at least $cc_min"
+	[ -z "$bad" ] || fail "$cc_file: malformed, not $cc_proto or with an expert error: frames" $bad
 	if grep -v '^Running as user' "$tmp/tshark.err" | grep -q .; then
-		fail "tshark complained about $1: $(head -3 "$tmp/tshark.err")"
+		fail "tshark complained about $cc_file: $(head -3 "$tmp/tshark.err")"
 	fi
 	return 0
 }
