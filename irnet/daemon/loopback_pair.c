@@ -60,23 +60,14 @@ static int accept_ours(int lis, const struct sockaddr_in *from)
 	return -EADDRINUSE;
 }
 
-int loopback_pair(int sv[2])
+int loopback_pair_through(int lis, int sv[2])
 {
-	struct sockaddr_in addr = { .sin_family = AF_INET,
-				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct sockaddr_in mine;
-	int lis, con = -1, acc = -1, rc;
+	struct sockaddr_in addr, mine;
+	int con = -1, acc = -1, rc;
 
-	lis = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (lis < 0)
-		return -errno;
-	if (bind(lis, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(lis, 1) < 0) {
-		rc = -errno;
-		goto out;
-	}
 	rc = local_address(lis, &addr);
 	if (rc < 0)
-		goto out;
+		return rc;
 	con = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (con < 0 || connect(con, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		rc = -errno;
@@ -94,7 +85,6 @@ int loopback_pair(int sv[2])
 	if (rc == 0)
 		rc = no_delay(con);
 out:
-	close(lis);
 	if (rc < 0) {
 		if (con >= 0)
 			close(con);
@@ -105,6 +95,23 @@ out:
 	sv[0] = acc;
 	sv[1] = con;
 	return 0;
+}
+
+int loopback_pair(int sv[2])
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET,
+				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int lis, rc;
+
+	lis = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lis < 0)
+		return -errno;
+	if (bind(lis, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(lis, 1) < 0)
+		rc = -errno;
+	else
+		rc = loopback_pair_through(lis, sv);
+	close(lis);
+	return rc;
 }
 
 int loopback_pair_reset(int fd)

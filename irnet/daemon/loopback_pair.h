@@ -29,6 +29,11 @@
  * client's).  0, or a negative errno (nothing left open). */
 int loopback_pair(int sv[2]);
 
+/* The same through lis, a listening TCP socket on 127.0.0.1 that the
+ * caller made and keeps (loopback_pair makes one and closes it; the
+ * tests pass one that a stranger has connected to first). */
+int loopback_pair_through(int lis, int sv[2]);
+
 /* Closes fd (one end of a pair) with a reset instead of a FIN: its peer
  * reads what it had queued, then ECONNRESET once.  Returns close's result. */
 int loopback_pair_reset(int fd);

@@ -3,7 +3,8 @@
  * over with (loopback_pair.h), and the two ways the bridge ends it:
  *   - the pair: two connected TCP sockets on 127.0.0.1, each the other's
  *     peer (addresses compared), TCP_NODELAY and close-on-exec on both,
- *     bytes both ways;
+ *     bytes both ways; also when another process connected to the
+ *     listener first (its connection is dropped);
  *   - a reset (what a link loss does): the other end reads every byte
  *     queued before it, then ECONNRESET once, then end of file; a write
  *     then fails with EPIPE;
@@ -81,13 +82,12 @@ static void addresses(int fd, struct sockaddr_in *self, struct sockaddr_in *peer
 	assert_int_equal(len, sizeof(*peer));
 }
 
-static void pair_is_connected(void **state)
+/* Checks that sv is a pair as loopback_pair.h promises; returns the port
+ * of the connecting end (sv[1]), network order. */
+static in_port_t check_pair(const int sv[2])
 {
-	int sv[2];
 	struct sockaddr_in self[2], peer[2];
-	(void)state;
 
-	assert_int_equal(loopback_pair(sv), 0);
 	for (int i = 0; i < 2; i++) {
 		int v = 0;
 		socklen_t len = sizeof(v);
@@ -105,6 +105,50 @@ static void pair_is_connected(void **state)
 	read_exactly(sv[1], 3000, 1);
 	send_bytes(sv[1], 5000, 2);
 	read_exactly(sv[0], 5000, 2);
+	return self[1].sin_port;
+}
+
+static void pair_is_connected(void **state)
+{
+	int sv[2];
+	(void)state;
+
+	assert_int_equal(loopback_pair(sv), 0);
+	check_pair(sv);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* Another local process connects to the listener before we do: its
+ * connection is accepted first, dropped (it reads end of file), and the
+ * pair is still ours. */
+static void stranger_connected_first(void **state)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET,
+				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in stranger_self, stranger_peer;
+	socklen_t len = sizeof(addr);
+	int lis, stranger, sv[2];
+	char b[4];
+	(void)state;
+
+	lis = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(lis >= 0);
+	assert_int_equal(bind(lis, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	assert_int_equal(listen(lis, 1), 0);
+	assert_int_equal(getsockname(lis, (struct sockaddr *)&addr, &len), 0);
+	stranger = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(stranger >= 0);
+	assert_int_equal(connect(stranger, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	addresses(stranger, &stranger_self, &stranger_peer);
+
+	assert_int_equal(loopback_pair_through(lis, sv), 0);
+	in_port_t ours = check_pair(sv);
+	assert_int_not_equal(ours, stranger_self.sin_port);
+	wait_readable(stranger);
+	assert_int_equal(read(stranger, b, sizeof(b)), 0);
+	close(stranger);
+	close(lis);
 	close(sv[0]);
 	close(sv[1]);
 }
@@ -174,6 +218,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pair_is_connected),
+		cmocka_unit_test(stranger_connected_first),
 		cmocka_unit_test(reset_reads_data_then_econnreset),
 		cmocka_unit_test(reset_then_write_first),
 		cmocka_unit_test(fin_then_reset_reads_eof),
