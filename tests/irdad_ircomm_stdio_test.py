@@ -39,6 +39,8 @@ import termios
 import time
 import tty
 
+import irwire_rig
+
 COMMON = ["--lock-dir", "none", "--log", "stderr", "-v"]
 
 
@@ -127,24 +129,9 @@ def exchange(x, y, size, seed, timeout):
     rnd = random.Random(seed)
     dx = bytes(rnd.randrange(256) for _ in range(size))
     dy = bytes(rnd.randrange(256) for _ in range(size))
-    out = {x: bytearray(dx), y: bytearray(dy)}
-    got = {x: bytearray(), y: bytearray()}
     t0 = time.time()
-    while time.time() < t0 + timeout and (len(got[x]) < size or len(got[y]) < size):
-        wl = [fd for fd in (x, y) if out[fd]]
-        r, w, _ = select.select([x, y], wl, [], 1)
-        for fd in w:
-            try:
-                n = os.write(fd, out[fd][:4096])
-                del out[fd][:n]
-            except BlockingIOError:
-                pass
-        for fd in r:
-            try:
-                got[fd] += os.read(fd, 65536)
-            except BlockingIOError:
-                pass
-    return bytes(got[y]) == dx and bytes(got[x]) == dy, time.time() - t0
+    gx, gy = irwire_rig.exchange(x, y, dx, dy, timeout)
+    return gy == dx and gx == dy, time.time() - t0
 
 
 def reads_hangup(fd, timeout):

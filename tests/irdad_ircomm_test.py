@@ -12,6 +12,8 @@ import termios
 import time
 import tty
 
+from irwire_rig import exchange
+
 
 def check(cond, what):
     if not cond:
@@ -49,23 +51,9 @@ def main():
             got[b] += os.read(b, 65536)
     check(got[b][:1] == da[:1], "the call is up: a's first byte reached b")
     t0 = time.time()
-    deadline = time.time() + 180
-    while time.time() < deadline and (len(got[a]) < size or len(got[b]) < size):
-        wl = [fd for fd in (a, b) if out[fd]]
-        r, w, _ = select.select([a, b], wl, [], 1)
-        for fd in w:
-            try:
-                n = os.write(fd, out[fd][:4096])
-                del out[fd][:n]
-            except BlockingIOError:
-                pass
-        for fd in r:
-            try:
-                got[fd] += os.read(fd, 65536)
-            except BlockingIOError:
-                pass
+    ga, gb = exchange(a, b, bytes(out[a]), db, 180)
     secs = time.time() - t0
-    check(bytes(got[b]) == da and bytes(got[a]) == db,
+    check(bytes(got[b]) + gb == da and ga == db,
           "%d KiB each way at once through the IrCOMM ptys, intact (%.1f s, %.0f bytes/s "
           "both ways)" % (kib, secs, 2 * size / secs))
     attrs = termios.tcgetattr(a)

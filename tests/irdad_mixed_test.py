@@ -17,28 +17,7 @@ import sys
 import time
 
 from irdad_irnet_test import Decoder, check, encode, make_frames, open_raw, pump
-
-
-def exchange(a, b, da, db, deadline_s):
-    """Writes da into a and db into b while reading both; what each side
-    read."""
-    got = {a: bytearray(), b: bytearray()}
-    out = {a: bytearray(da), b: bytearray(db)}
-    deadline = time.time() + deadline_s
-    while time.time() < deadline and (len(got[a]) < len(db) or len(got[b]) < len(da)):
-        wl = [fd for fd in (a, b) if out[fd]]
-        r, w, _ = select.select([a, b], wl, [], 1)
-        for fd in w:
-            try:
-                del out[fd][:os.write(fd, out[fd][:4096])]
-            except BlockingIOError:
-                pass
-        for fd in r:
-            try:
-                got[fd] += os.read(fd, 65536)
-            except (BlockingIOError, OSError):
-                pass
-    return bytes(got[a]), bytes(got[b])
+from irwire_rig import exchange
 
 
 def call_up(a, b):

@@ -1,7 +1,10 @@
 """irwire_rig.py: an irwire for the Python parts of the test and bench
-scripts: start one, and open its pseudo-terminals raw at a speed."""
+scripts: start one, open its pseudo-terminals raw at a speed, and move
+bytes both ways at once between two descriptors."""
 import os
+import select
 import subprocess
+import time
 import termios
 import tty
 
@@ -25,3 +28,27 @@ def open_raw(path, speed=termios.B115200):
     attrs[4] = attrs[5] = speed
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
     return fd
+
+
+def exchange(a, b, da, db, deadline_s):
+    """Writes da into a and db into b (non-blocking descriptors) while
+    reading both, until each has read as much as the other was given or
+    deadline_s seconds passed; returns (what a read, what b read).  A read
+    error (a pty hung up) counts as nothing read: the caller compares."""
+    got = {a: bytearray(), b: bytearray()}
+    out = {a: bytearray(da), b: bytearray(db)}
+    deadline = time.time() + deadline_s
+    while time.time() < deadline and (len(got[a]) < len(db) or len(got[b]) < len(da)):
+        wl = [fd for fd in (a, b) if out[fd]]
+        r, w, _ = select.select([a, b], wl, [], 1)
+        for fd in w:
+            try:
+                del out[fd][:os.write(fd, out[fd][:4096])]
+            except BlockingIOError:
+                pass
+        for fd in r:
+            try:
+                got[fd] += os.read(fd, 65536)
+            except OSError:
+                pass
+    return bytes(got[a]), bytes(got[b])
