@@ -11,7 +11,9 @@
  * socket calls the API needs) installed.  SIGINT and SIGTERM end it:
  * every session ends, its connections are disconnected and its IAS
  * objects withdrawn, the lock is removed.  SIGHUP reads the file again
- * (all or nothing) and applies what a running daemon can.
+ * (all or nothing) and applies what a running daemon can.  SIGCHLD
+ * collects the port opener if it ends: said once, and the port is
+ * reopened unprivileged from then on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
