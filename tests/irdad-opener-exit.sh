@@ -6,7 +6,7 @@
 # the next unplug the replugged pty (root's, mode 0620) cannot be opened
 # by the user irdad dropped to, and the refusal must say that the opener
 # is gone; once the pty is made accessible, the unprivileged reopen
-# (the retry timer) brings the port back.  About 8 s.
+# (the retry timer) brings the port back.  About 6.5 s.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/station-lib.sh"
 
