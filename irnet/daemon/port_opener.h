@@ -46,7 +46,9 @@ int port_opener_start(const char *device, bool seccomp, struct port_opener **out
 int port_opener_open(void *opener, const char *resolved);
 /* The helper's process id (for the log and the tests). */
 pid_t port_opener_pid(const struct port_opener *o);
-/* Closes the daemon's end: the helper exits.  NULL is fine. */
+/* Closes the daemon's end: the helper exits.  Never waits for it (the
+ * host collects its children: irdad's SIGCHLD), so it also forgets a
+ * helper that is gone already.  NULL is fine. */
 void port_opener_free(struct port_opener *o);
 
 #endif

@@ -11,7 +11,9 @@
  * socket calls the API needs) installed.  SIGINT and SIGTERM end it:
  * every session ends, its connections are disconnected and its IAS
  * objects withdrawn, the lock is removed.  SIGHUP reads the file again
- * (all or nothing) and applies what a running daemon can.
+ * (all or nothing) and applies what a running daemon can.  SIGCHLD
+ * collects the port opener if it ends: said once, and the port is
+ * reopened unprivileged from then on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -28,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -90,7 +93,8 @@ struct irdad {
 	struct eloop_timer discovery;
 	/* the port going away and coming back ("When the port goes away"
 	 * in docs/irdad.md) */
-	struct port_opener *opener;  /* NULL: not started as root */
+	struct port_opener *opener;  /* NULL: not started as root, or it ended */
+	char opener_end[80];          /* how it ended ("" while it runs or if none) */
 	struct path_watch *watch;
 	struct eloop_timer port_lost;
 	char port_why[400];
@@ -119,6 +123,11 @@ static const char *const api_calls[] = {
 	 * (link, kill for a stale lock's owner), the opener asked (sendto,
 	 * recvmsg) */
 	"link", "linkat", "kill",
+	/* the opener's end collected (SIGCHLD): glibc's waitpid is wait4 on
+	 * x86_64 and aarch64, the waitpid call where there is one (i386),
+	 * waitid where there is no wait4 (riscv32); names the architecture
+	 * lacks are skipped */
+	"wait4", "waitid", "waitpid",
 };
 
 static void usage(FILE *f)
@@ -572,6 +581,69 @@ static int open_stdio(struct irdad *d)
 	return 0;
 }
 
+/* --- the port opener's end ------------------------------------------------------ */
+
+/* How a child ended, as waitpid's status says: "exited with status 1",
+ * "was killed by signal SIGKILL (core dumped)". */
+static void describe_end(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status)) {
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		const char *core = WCOREDUMP(status) ? " (core dumped)" : "";
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+		const char *abbrev = sigabbrev_np(sig);
+#else
+		const char *abbrev = NULL;
+#endif
+		if (abbrev)
+			snprintf(buf, len, "was killed by signal SIG%s%s", abbrev, core);
+		else
+			snprintf(buf, len, "was killed by signal %d%s", sig, core);
+	} else {
+		snprintf(buf, len, "ended (wait status 0x%x)", (unsigned)status);
+	}
+}
+
+/* The opener is gone (killed, crashed, its own filter's SIGSYS): said
+ * once, and the reopen goes the unprivileged way from now on, as when
+ * irdad was not started as root (on_port_watch with no opener). */
+static void opener_ended(struct irdad *d, pid_t pid, int status)
+{
+	describe_end(status, d->opener_end, sizeof(d->opener_end));
+	log_msg(&d->h.log, LOG_LEVEL_WARNING,
+		"the port opener (PID %ld) %s: %s will be reopened as irdad's own user (%s) "
+		"from now on, which needs access to it; restart irdad to have an opener again",
+		(long)pid, d->opener_end, d->cfg.device, d->cfg.user);
+	port_opener_free(d->opener);
+	d->opener = NULL;
+}
+
+/* SIGCHLD: every child that ended is collected (signals coalesce), so
+ * none stays a zombie.  The opener is the only child irdad makes. */
+static void on_child(struct eloop *loop, int signo, void *ctx)
+{
+	struct irdad *d = ctx;
+	int status;
+	pid_t pid;
+
+	(void)loop;
+	(void)signo;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (d->opener && pid == port_opener_pid(d->opener)) {
+			opener_ended(d, pid, status);
+		} else {
+			char how[80];
+			describe_end(status, how, sizeof(how));
+			log_msg(&d->h.log, LOG_LEVEL_DEBUG, "child PID %ld %s: collected", (long)pid,
+				how);
+		}
+	}
+	if (pid < 0 && errno != ECHILD)
+		log_msg(&d->h.log, LOG_LEVEL_WARNING, "waitpid: %s", strerror(errno));
+}
+
 /* What irdad serves, opened while still root (hostcli's before_drop): the
  * control socket and the endpoints; in --stdio mode only that one. */
 static int open_served(struct hostcli *h, void *ctx)
@@ -585,11 +657,22 @@ static int open_served(struct hostcli *h, void *ctx)
 		return open_stdio(d);
 	/* root now, not later: the opener keeps it to reopen the port */
 	remember_resolved(d);
-	if (geteuid() == 0 &&
-	    port_opener_start(d->cfg.device, h->seccomp, &d->opener, d->errbuf,
-			      sizeof(d->errbuf)) < 0) {
-		fprintf(stderr, "irdad: %s\n", d->errbuf);
-		return EXIT_JOB;
+	if (geteuid() == 0) {
+		/* SIGCHLD taken before the fork: an opener that dies at once
+		 * is collected too, and an inherited SIG_IGN (which would let
+		 * the kernel reap it unseen) becomes the default */
+		rc = eloop_add_signal(h->loop, SIGCHLD, on_child, d);
+		if (rc < 0) {
+			fprintf(stderr, "irdad: SIGCHLD: %s\n", strerror(-rc));
+			return EXIT_JOB;
+		}
+		if (port_opener_start(d->cfg.device, h->seccomp, &d->opener, d->errbuf,
+				      sizeof(d->errbuf)) < 0) {
+			fprintf(stderr, "irdad: %s\n", d->errbuf);
+			return EXIT_JOB;
+		}
+		log_msg(&h->log, LOG_LEVEL_INFO, "port opener (PID %ld) keeps root to reopen %s",
+			(long)port_opener_pid(d->opener), d->cfg.device);
 	}
 	api_server_config_defaults(&sc);
 	sc.path = d->cfg.socket;
@@ -687,11 +770,22 @@ static void on_lap_event(void *ctx, const struct irlap_event *ev)
 static void reopen_failed(struct irdad *d, int r, const char *err)
 {
 	if (r != d->said_err && r == -EACCES && !d->opener) {
+		/* why the reopen is unprivileged: no root at start (the user
+		 * irdad was started as), or the opener gone since (the user
+		 * irdad dropped to) */
+		bool lost = d->opener_end[0] != '\0';
+		char why[256];
+		if (lost)
+			snprintf(why, sizeof(why), "irdad's port opener %s, so it reopens the port "
+				 "as its own user (%s)", d->opener_end, d->cfg.user);
+		else
+			snprintf(why, sizeof(why), "irdad was not started as root, so it reopens "
+				 "the port as its own user");
 		log_msg(&d->h.log, LOG_LEVEL_ERROR,
-			"%s: irdad was not started as root, so it reopens the port as its own "
-			"user: give that user access to %s (group dialout, or a udev rule), "
-			"or start irdad as root (its opener then reopens the port)",
-			err, d->cfg.device);
+			"%s: %s: give that user access to %s (group dialout, or a udev rule), or %s",
+			err, why, d->cfg.device,
+			lost ? "restart irdad as root (a new opener then reopens the port)" :
+			       "start irdad as root (its opener then reopens the port)");
 	} else if (r != d->said_err && r != -ENOENT) {
 		log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is there but cannot be reopened (%s): "
 			"trying again", d->cfg.device, err);

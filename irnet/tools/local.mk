@@ -64,6 +64,10 @@ TESTS += tests/irdad-unplug.sh
 # in the sanitizer build too (8 s: the opener's own filter under ASan)
 TESTS += tests/irdad-unplug-retry.sh
 SANITIZER_TESTS += tests/irdad-unplug-retry.sh
+# the port opener killed: irdad collects it, says so, reopens unprivileged;
+# in the sanitizer build too (the SIGCHLD path under ASan's runtime)
+TESTS += tests/irdad-opener-exit.sh
+SANITIZER_TESTS += tests/irdad-opener-exit.sh
 EXTRA_DIST += tests/irdad_unplug_test.py
 EXTRA_DIST += tests/irdad_client.py tests/irdad_api_test.py tests/irdad_irnet_test.py \
 	tests/irdad_ircomm_test.py tests/phone_emu.py tests/irdad_mixed_test.py
