@@ -87,7 +87,7 @@ EXTRA_DIST += tests/irqtune-units.tap
 # QEMU guests (generic kernel with threadirqs, PREEMPT_RT): the real
 # irqtune on real 8250s and IRQ threads; see docs/irqtune.md.
 TESTS += tests/irqtune-vm.sh
-EXTRA_DIST += tests/irqtune-vm.sh tests/vm/guest/irqtune-apply.sh
+EXTRA_DIST += tests/irqtune-vm.sh tests/vm/guest/irqtune-apply.sh tests/vm/guest/proc-lib.sh
 
 # A Debian 12 guest with systemd and udev (tests/vm/debian-image.sh) and
 # irqtune from `make install DESTDIR`: boot order, hotplug, resume, stat.

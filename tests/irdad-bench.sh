@@ -27,11 +27,8 @@ sys.path.insert(0, os.path.join(os.environ.get("top_srcdir", "."), "tests"))
 import irwire_rig
 
 top = sys.argv[1]
-tools = os.path.join(top, "irnet/tools")
-irwire, irspray, irdad = (os.path.join(tools, p) for p in ("irwire", "irspray", "irdad"))
-for prog in (irwire, irspray, irdad):
-    if not os.access(prog, os.X_OK):
-        sys.exit("irdad-bench: %s not built" % prog)
+irwire, irspray, irdad = irwire_rig.built(top, "irdad-bench", "irnet/tools/irwire",
+                                          "irnet/tools/irspray", "irnet/tools/irdad")
 ROUNDS = int(os.environ.get("IRDAD_BENCH_ROUNDS", "3"))
 STATION = ["--min-turnaround", "10"]
 tmp = tempfile.mkdtemp(prefix="irdad-bench.")

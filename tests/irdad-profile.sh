@@ -24,8 +24,8 @@ top, args = sys.argv[1], sys.argv[2:]
 wrap = args[args.index("--") + 1:] if "--" in args else []
 opts = args[:args.index("--")] if "--" in args else args
 spray = opts or ["-n", "12", "-b", "4096", "--stream"]
-tools = os.path.join(top, "irnet/tools")
-irwire, irspray, irdad = (os.path.join(tools, p) for p in ("irwire", "irspray", "irdad"))
+irwire, irspray, irdad = irwire_rig.built(top, "irdad-profile", "irnet/tools/irwire",
+                                          "irnet/tools/irspray", "irnet/tools/irdad")
 STATION = ["--min-turnaround", "10"]
 tmp = tempfile.mkdtemp(prefix="irdad-profile.")
 wire, ptys = irwire_rig.start(irwire)

@@ -66,6 +66,7 @@ enable_unit() {
 enable_unit irqtune.service "$units"
 mkdir -p "$root/usr/local/libexec" "$root/etc/systemd/system" "$root/etc/systemd/sleep.conf.d"
 cp "$vmdir/guest/irqtune-boot.sh" "$root/usr/local/libexec/irqtune-boot-test"
+cp "$vmdir/guest/proc-lib.sh" "$root/usr/local/libexec/proc-lib.sh"
 cat >"$root/etc/systemd/system/irqtune-boot-test.service" <<'EOF'
 # After boot (a simple service, so that boot finishes and
 # systemd-analyze answers), with its output on the console.

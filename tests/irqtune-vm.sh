@@ -34,6 +34,7 @@ for flavour in generic rt; do
 	"$vmdir/qemu-run.sh" --kernel $flavour -t 90 -r "$work/$flavour" \
 		--qemu-arg -smp --qemu-arg 2 \
 		--file "$IRQTUNE=/usr/local/sbin/irqtune" \
+		--file "$vmdir/guest/proc-lib.sh" \
 		"$vmdir/guest/irqtune-apply.sh" >"$work/$flavour.out" 2>&1 || rc=$?
 	if [ $rc -ne 0 ]; then
 		echo "FAIL: $flavour kernel: guest test (status $rc)"

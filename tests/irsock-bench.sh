@@ -19,14 +19,9 @@ sys.path.insert(0, os.path.join(os.environ.get("top_srcdir", "."), "tests"))
 import irwire_rig
 
 top = sys.argv[1]
-tools = os.path.join(top, "irnet/tools")
-irwire, irspray, irdad = (os.path.join(tools, p) for p in ("irwire", "irspray", "irdad"))
-irsock = os.path.join(top, "irnet/irsock/irsock")
-classic = os.path.join(top, "tests/irsock_classic")
-lib = os.path.join(top, "irnet/irsock/.libs/libirsock.so")
-for prog in (irwire, irspray, irdad, irsock, classic, lib):
-    if not os.access(prog, os.R_OK):
-        sys.exit("irsock-bench: %s not built" % prog)
+irwire, irspray, irdad, irsock, classic, lib = irwire_rig.built(
+    top, "irsock-bench", "irnet/tools/irwire", "irnet/tools/irspray", "irnet/tools/irdad",
+    "irnet/irsock/irsock", "tests/irsock_classic", "irnet/irsock/.libs/libirsock.so")
 os.environ["IRSOCK_LIBRARY"] = lib
 ROUNDS = int(os.environ.get("IRSOCK_BENCH_ROUNDS", "3"))
 STATION = ["--min-turnaround", "10"]

@@ -1,12 +1,24 @@
 """irwire_rig.py: an irwire for the Python parts of the test and bench
-scripts: start one, open its pseudo-terminals raw at a speed, and move
-bytes both ways at once between two descriptors."""
+scripts: find the programs built, start one, open its pseudo-terminals
+raw at a speed, and move bytes both ways at once between two
+descriptors."""
 import os
 import select
 import subprocess
+import sys
 import time
 import termios
 import tty
+
+
+def built(top, who, *paths):
+    """The paths (relative to the build tree top), each checked to be
+    there; exits with "WHO: PATH not built" otherwise."""
+    out = [os.path.join(top, p) for p in paths]
+    for p in out:
+        if not os.access(p, os.R_OK):
+            sys.exit("%s: %s not built" % (who, p))
+    return out
 
 
 def start(irwire, args=()):

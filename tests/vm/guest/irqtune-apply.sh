@@ -16,15 +16,8 @@ fail() { echo "FAIL: $*"; failed=1; }
 command -v chrt >/dev/null || { echo "SKIP: chrt not in the guest"; exit 77; }
 [ -x $I ] || { echo "SKIP: $I not in the guest (pass it with --file)"; exit 77; }
 
-# Usage: tid NAME -> the PID whose comm is exactly NAME
-tid() {
-	for _d in /proc/[0-9]*; do
-		read -r _c <"$_d/comm" 2>/dev/null || continue
-		[ "$_c" = "$1" ] && echo "${_d#/proc/}"
-	done
-}
-# Usage: sched PID -> "SCHED_FIFO/50"
-sched() { chrt -p "$1" | awk -F': ' '/policy/ { p = $2 } /priority/ { n = $2 } END { print p "/" n }'; }
+# shellcheck source=SCRIPTDIR/proc-lib.sh
+. "$(dirname "$0")/proc-lib.sh"
 # Usage: snapshot -> one line with every value irqtune may touch
 snapshot() {
 	echo "S0=$(sched "$t4") S1=$(sched "$t3")" \

@@ -53,14 +53,8 @@ finished_at() {
 	journalctl -b -o short-monotonic --no-pager -u "$1" |
 		sed -n "s/^\[ *\([0-9.]*\)\].* Finished $1 .*/\1/p" | tail -n 1
 }
-# Usage: tid NAME -> the PID whose comm is exactly NAME
-tid() {
-	for _d in /proc/[0-9]*; do
-		read -r _c <"$_d/comm" 2>/dev/null || continue
-		[ "$_c" = "$1" ] && echo "${_d#/proc/}"
-	done
-}
-sched() { chrt -p "$1" | awk -F': ' '/policy/ { p = $2 } /priority/ { n = $2 } END { print p "/" n }'; }
+# shellcheck source=SCRIPTDIR/proc-lib.sh
+. "$(dirname "$0")/proc-lib.sh"
 # Usage: low_latency DEV [off] -> yes or no, from TIOCGSERIAL's flags
 # (ASYNC_LOW_LATENCY, bit 13), read with perl-base, not with irqtune;
 # with "off", clears the flag first (TIOCSSERIAL).
