@@ -193,8 +193,25 @@ report_failures() {
 	printf '%s\n' "${failures[@]}" | sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/  \2 (\1)/'
 }
 
+# The ten slowest tests of this check (the NAME.time files that
+# tests/timed-driver.sh leaves beside each .trs), so the time budget
+# stays visible as tests are added.
+slowest_tests() {
+	local dir list=()
+	for dir in build build-asan build-clang; do
+		[ -f "$dir/.check-start" ] || continue
+		while IFS= read -r -d '' f; do
+			list+=("$(sed "s|^\([0-9.]*\) |\1 $dir/|" "$f")")
+		done < <(find "$dir" -name '*.time' -newer "$dir/.check-start" -print0 2>/dev/null)
+	done
+	[ ${#list[@]} -gt 0 ] || return 0
+	echo "the ten slowest tests (wall-clock seconds):"
+	printf '%s\n' "${list[@]}" | sort -rn | head -10 | awk '{ printf "  %7.1f  %s\n", $1, $2 }'
+}
+
 summary() {
 	say "every step done"
+	slowest_tests
 	report_failures
 	local line="$passed passed, $failed failed"
 	[ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
@@ -202,7 +219,21 @@ summary() {
 	[ "$failed" -eq 0 ]
 }
 
+# Every test's time limits scale with IRNET_TEST_SLOWDOWN
+# (tests/ceiling.sh).  Unless the caller set it, it is measured here,
+# once, from how much slower than an idle core a CPU-bound probe runs.
+set_slowdown() {
+	if [ -z "${IRNET_TEST_SLOWDOWN:-}" ]; then
+		IRNET_TEST_SLOWDOWN=$(sh "$here/tests/slowdown.sh") || IRNET_TEST_SLOWDOWN=1
+		say "IRNET_TEST_SLOWDOWN=$IRNET_TEST_SLOWDOWN (measured by tests/slowdown.sh: time limits scale by it)"
+	else
+		say "IRNET_TEST_SLOWDOWN=$IRNET_TEST_SLOWDOWN (set by the caller: time limits scale by it)"
+	fi
+	export IRNET_TEST_SLOWDOWN
+}
+
 cmd_check() {
+	set_slowdown
 	if step "build (gcc -Werror)" build_main; then
 		check_dir build check
 		step "distcheck" distcheck

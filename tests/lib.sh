@@ -5,6 +5,8 @@
 
 : "${top_srcdir:=.}"
 : "${abs_top_builddir:=$(pwd)}"
+# ceiling SECONDS: a time limit scaled for a busy machine.
+. "$top_srcdir/tests/ceiling.sh"
 tap_n=0
 tap_failed=0
 

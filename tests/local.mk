@@ -8,8 +8,12 @@
 
 TEST_EXTENSIONS = .sh .tap
 
-LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
-TAP_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+# Each driver runs under tests/timed-driver.sh, which leaves NAME.time
+# beside NAME.trs: bootstrap.sh prints the slowest tests from them.
+TIMED_DRIVER = $(SHELL) $(top_srcdir)/tests/timed-driver.sh
+LOG_DRIVER = $(TIMED_DRIVER) env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TAP_LOG_DRIVER = $(TIMED_DRIVER) env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+SH_LOG_DRIVER = $(TIMED_DRIVER) $(SHELL) $(top_srcdir)/build-aux/test-driver
 TAP_LOG_COMPILER = $(SHELL)
 SH_LOG_COMPILER = $(SHELL)
 
@@ -27,7 +31,7 @@ AM_TESTS_ENVIRONMENT = \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; export UBSAN_OPTIONS; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0; export ASAN_OPTIONS;
 
-EXTRA_DIST += tests/lib.sh
+EXTRA_DIST += tests/lib.sh tests/timed-driver.sh
 
 # `make check-unit`: the cmocka unit tests and the SANITIZER_TESTS
 # scripts (the sanitizer build).
@@ -41,14 +45,14 @@ check-unit:
 FUZZ_SECONDS = 10
 check-fuzz: $(FUZZERS)
 	@fail=0; for f in $(FUZZERS); do \
-	  $(SHELL) $(top_srcdir)/build-aux/test-driver --test-name "$$f" \
+	  $(TIMED_DRIVER) $(SHELL) $(top_srcdir)/build-aux/test-driver --test-name "$$f" \
 	    --log-file "$$f.fuzz.log" --trs-file "$$f.fuzz.trs" \
 	    --color-tests no --enable-hard-errors yes --expect-failure no -- \
 	    env FUZZ_SECONDS=$(FUZZ_SECONDS) top_srcdir='$(top_srcdir)' \
 	    $(SHELL) $(top_srcdir)/tests/fuzz/run-fuzzer.sh "./$$f" || fail=1; \
 	done; exit $$fail
 EXTRA_DIST += tests/fuzz/run-fuzzer.sh
-CLEANFILES += $(FUZZERS:=.fuzz.log) $(FUZZERS:=.fuzz.trs)
+CLEANFILES += $(FUZZERS:=.fuzz.log) $(FUZZERS:=.fuzz.trs) $(FUZZERS:=.fuzz.time) $(TEST_LOGS:.log=.time)
 
 # `make bench`: run every benchmark; they print `bench:` lines and never
 # fail the build on a timing (only on a real error).

@@ -20,7 +20,9 @@
 #                    (without any -serial/isa-serial word ttyS1 is "null")
 #   -e NAME=VALUE    environment for the tests
 #   -m MEM           guest memory (default 512M)
-#   -t SECONDS       wall-clock limit for the whole VM (default 60)
+#   -t SECONDS       wall-clock limit for the whole VM on an idle machine
+#                    (default 60), multiplied by IRNET_TEST_SLOWDOWN
+#                    (tests/ceiling.sh), which the guest's tests get too
 #   -r RESDIR        where results go (default: a new ${TMPDIR:-/tmp}/irnet-vm.*
 #                    directory, removed again unless a test failed)
 #   -v               print the guest console at the end
@@ -262,6 +264,7 @@ build_run_cpio() {
 	{
 		echo "IRNET_VM_TESTS=$(shell_quote "$TESTS")"
 		echo "IRNET_VM_DEADLINE=$DEADLINE"
+		echo "export IRNET_TEST_SLOWDOWN=$(shell_quote "${IRNET_TEST_SLOWDOWN:-1}")"
 		for _e in $ENVS; do
 			echo "export ${_e%%=*}=$(shell_quote "${_e#*=}")"
 		done
@@ -375,6 +378,7 @@ parse_args() {
 	done
 	[ $# -gt 0 ] || vm_usage
 	case $TIMEOUT in '' | *[!0-9]*) vm_die "$VM_ERROR" "-t wants whole seconds" ;; esac
+	TIMEOUT=$(ceiling "$TIMEOUT")
 	case $FLAVOUR in generic | rt) ;; *) vm_die "$VM_ERROR" "--kernel wants generic or rt" ;; esac
 	for _t in "$@"; do
 		[ -f "$_t" ] || vm_die "$VM_ERROR" "no such test script: $_t"

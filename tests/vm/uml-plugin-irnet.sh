@@ -12,4 +12,4 @@ vmdir=$(cd "$(dirname "$0")" && pwd -P)
 . "$vmdir/vm-common.sh"
 
 [ -f "${abs_top_builddir:-}/pppd-plugin/.libs/irnet.so" ] || vm_die "irnet.so is not built"
-vm_uml_build_test "$vmdir/guest/plugin-irnet.sh" 240
+vm_uml_build_test "$vmdir/guest/plugin-irnet.sh" 600

@@ -56,5 +56,5 @@ grep -q '^PPPD_API = 25$' "$b25/Makefile" || vm_die "configure did not select th
 make -C "$b25" pppd-plugin/irnet.la >"$b25/make.log" 2>&1 ||
 	{ tail -20 "$b25/make.log"; vm_die "irnet.so does not build against pppd 2.5.2"; }
 
-vm_uml_build_test "$vmdir/guest/plugin-irnet.sh" 240 "PPPD=$pppd25" \
+vm_uml_build_test "$vmdir/guest/plugin-irnet.sh" 600 "PPPD=$pppd25" \
 	"PLUGIN=$b25/pppd-plugin/.libs/irnet.so" BLOB_KIB=256 PLUGIN_PARTS=irnet

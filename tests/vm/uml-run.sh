@@ -4,7 +4,9 @@
 # Usage: uml-run.sh [-t SECONDS] [-r RESDIR] [-m MEM] [-k DIR]...
 #                   [-e NAME=VALUE]... [-v] TEST.sh...
 #
-#   -t SECONDS     wall-clock limit for the whole VM (default 60)
+#   -t SECONDS     wall-clock limit for the whole VM on an idle machine
+#                  (default 60), multiplied by IRNET_TEST_SLOWDOWN
+#                  (tests/ceiling.sh), which the guest's tests get too
 #   -r RESDIR      where results go (default: a new ${TMPDIR:-/tmp}/irnet-vm.*
 #                  directory, removed again unless a test failed)
 #   -m MEM         guest memory (default 256M)
@@ -85,6 +87,7 @@ main() {
 	shift $((OPTIND - 1))
 	[ $# -gt 0 ] || vm_usage
 	case $TIMEOUT in '' | *[!0-9]*) vm_die "$VM_ERROR" "-t wants whole seconds" ;; esac
+	TIMEOUT=$(ceiling "$TIMEOUT")
 
 	check_uml
 	# The repository (hence the build tree of an in-tree build) and an
@@ -127,7 +130,8 @@ main() {
 		root=/dev/root rootfstype=hostfs rootflags=/ ro \
 		init="$here/uml-init.sh" con0=fd:0,fd:1 con=null quiet \
 		IRNET_VM_TESTS="$TESTS" IRNET_VM_RESDIR="$RESDIR" \
-		IRNET_VM_KEEP="$KEEP" IRNET_VM_DEADLINE="$_deadline" $ENVS \
+		IRNET_VM_KEEP="$KEEP" IRNET_VM_DEADLINE="$_deadline" \
+		IRNET_TEST_SLOWDOWN="${IRNET_TEST_SLOWDOWN:-1}" $ENVS \
 		</dev/null >"$RESDIR/console.txt" 2>&1 || _rc=$?
 	_took=$(vm_elapsed "$_t0")
 	rm -rf "${HOME:-/nonexistent}/.uml/$_umid"

@@ -16,6 +16,10 @@ case ":$PATH:" in
 esac
 export PATH
 
+# ceiling SECONDS: a time limit scaled for a busy machine.
+# shellcheck source=../ceiling.sh
+. "${vmdir:-$here}/../ceiling.sh"
+
 # Default kernel cache; the same default is used by fetch-kernels.sh and
 # qemu-run.sh so that a bootstrap-time fetch is found at test time.
 VM_CACHE=${IRNET_VM_CACHE:-/var/cache/irnet-tools/vm}

@@ -33,7 +33,7 @@ ip netns exec B pppd pty "$IRDAD --stdio --listen -D $TMPDIR/irb --nickname beta
 sleep 1
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-timeout 40 ip netns exec A pppd pty "$IRDAD --stdio -D $TMPDIR/ira --peer beta --nickname alpha $IRDAD_OPTS" \
+timeout "$(ceiling 40)" ip netns exec A pppd pty "$IRDAD --stdio -D $TMPDIR/ira --peer beta --nickname alpha $IRDAD_OPTS" \
 	$COMMON "$A_IP:$B_IP" updetach logfile "$TMPDIR/A.log" 2>"$TMPDIR/irdad-a.err" ||
 	fail "caller pppd did not bring IPCP up over IrNET (status $?)"
 echo "IPCP up over IrNET after $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"

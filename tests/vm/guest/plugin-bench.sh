@@ -66,7 +66,7 @@ up() {
 		>/dev/null 2>&1 &
 	sleep 1
 	# shellcheck disable=SC2086
-	timeout 40 ip netns exec A pppd $(eval echo $_a) $COMMON "$A_IP:$B_IP" updetach \
+	timeout "$(ceiling 40)" ip netns exec A pppd $(eval echo $_a) $COMMON "$A_IP:$B_IP" updetach \
 		logfile "$TMPDIR/$_name-A.log" >/dev/null 2>&1 || { stop "$_name"; return 1; }
 	wait_cmd 5 ip -n B -4 -o addr show dev ppp0 >/dev/null 2>&1 || { stop "$_name"; return 1; }
 	ip netns exec A busybox ping -c 2 -W 3 "$B_IP" >/dev/null || { stop "$_name"; return 1; }

@@ -63,7 +63,7 @@ expect_exit() {
 	_rc=0
 	# shellcheck disable=SC2086
 	# Option errors go to stderr: the logfile option is not read yet.
-	timeout 30 "$PPPD" "$@" logfile "$TMPDIR/$_name.log" >"$TMPDIR/$_name.err" 2>&1 || _rc=$?
+	timeout "$(ceiling 30)" "$PPPD" "$@" logfile "$TMPDIR/$_name.log" >"$TMPDIR/$_name.err" 2>&1 || _rc=$?
 	touch "$TMPDIR/$_name.log"
 	[ "$_rc" = "$_want" ] || fail "$_name: pppd exited $_rc, expected $_want"
 	_line=$(grep -h -m1 -- "$_grep" "$TMPDIR/$_name.log" "$TMPDIR/$_name.err") ||
@@ -148,7 +148,7 @@ b_pid=$!
 sleep 1
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-timeout 40 ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w1-a" irnet-name beta \
+timeout "$(ceiling 40)" ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w1-a" irnet-name beta \
 	irnet-nickname alpha irnet-pcap "$TMPDIR/a.pcap" ${A_EXTRA:-} $COMMON "$A_IP:$B_IP" \
 	ipparam A updetach logfile "$TMPDIR/A.log" \
 	>/dev/null 2>&1 || fail "caller pppd did not bring IPCP up over IrNET (status $?)"
@@ -289,7 +289,7 @@ ip netns exec B "$PPPD" $IRNET irnet-device "$TMPDIR/w4-b" irnet-listen irnet-ni
 	$COMMON "$B_IP:$A_IP" ipparam B4 logfile "$TMPDIR/B4.log" >/dev/null 2>&1 &
 sleep 1
 # shellcheck disable=SC2086
-timeout 40 ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w4-a" irnet-name beta \
+timeout "$(ceiling 40)" ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w4-a" irnet-name beta \
 	$COMMON "$A_IP:$B_IP" ipparam A4 updetach logfile "$TMPDIR/A4.log" >/dev/null 2>&1 ||
 	fail "PPP through a running irdad did not come up (status $?)"
 grep -q 'irnet: irdad at /run/irnet/w4-a.sock serves the link' "$TMPDIR/A4.log" ||
@@ -333,7 +333,7 @@ CONF
 		logfile "$TMPDIR/P.log" >/dev/null 2>&1 &
 	sleep 0.5
 	# shellcheck disable=SC2086
-	timeout 60 ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w3-a" irnet-mode ircomm \
+	timeout "$(ceiling 60)" ip netns exec A "$PPPD" $IRNET irnet-device "$TMPDIR/w3-a" irnet-mode ircomm \
 		irnet-name phone connect "chat -v '' AT OK ATZ OK ATD*99# CONNECT" \
 		$COMMON "$A_IP:$B_IP" ipparam C updetach logfile "$TMPDIR/C.log" >/dev/null 2>&1 ||
 		fail "PPP over IrCOMM did not come up (status $?)"

@@ -1,6 +1,11 @@
 # tests/vm/guest/ppp-lib.sh: helpers of the guest pppd tests (sourced,
 # not run): the caller sets TMPDIR's logs to show on failure.
 
+# ceiling SECONDS: a time limit scaled by IRNET_TEST_SLOWDOWN (the host
+# passes it in); the guest sees the repository at its host path.
+# shellcheck source=../../ceiling.sh
+. "$(dirname "$0")/../../ceiling.sh"
+
 # fail WHY: prints WHY and every log and error file in TMPDIR, exits 1.
 fail() {
 	echo "FAIL: $*"
@@ -10,9 +15,10 @@ fail() {
 	exit 1
 }
 
-# wait_for SECONDS TEST-ARGS... -> polls until `test ARGS` holds.
+# wait_for SECONDS TEST-ARGS... -> polls until `test ARGS` holds, for at
+# most ceiling SECONDS.
 wait_for() {
-	_n=$(($1 * 20))
+	_n=$(($(ceiling "$1") * 20))
 	shift
 	while ! test "$@"; do
 		_n=$((_n - 1))
@@ -32,9 +38,10 @@ check_addr() {
 }
 
 # wait_cmd SECONDS COMMAND... -> polls until COMMAND succeeds (a fresh
-# run each time: wait_for's arguments are evaluated once).
+# run each time: wait_for's arguments are evaluated once), for at most
+# ceiling SECONDS.
 wait_cmd() {
-	_n=$(($1 * 20))
+	_n=$(($(ceiling "$1") * 20))
 	shift
 	while ! "$@"; do
 		_n=$((_n - 1))

@@ -32,7 +32,7 @@ ip netns exec B pppd "$TMPDIR/b" $COMMON "$B_IP:$A_IP" silent nodetach \
 	logfile "$TMPDIR/B.log" &
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-timeout 20 ip netns exec A pppd "$TMPDIR/a" $COMMON "$A_IP:$B_IP" updetach \
+timeout "$(ceiling 20)" ip netns exec A pppd "$TMPDIR/a" $COMMON "$A_IP:$B_IP" updetach \
 	logfile "$TMPDIR/A.log" || fail "caller pppd did not bring IPCP up (status $?)"
 echo "IPCP up after $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"
 
