@@ -183,7 +183,7 @@ intro_3
 : >"$out/guest-ppp.log"
 # setsid: Ctrl-C must not reach uml-run.sh before our cleanup does: its
 # child `timeout` (the guest) is in a process group of its own.
-setsid env abs_top_builddir="$build" "$top/tests/vm/uml-run.sh" -t 170 -r "$out" \
+setsid env abs_top_builddir="$build" "$top/tests/vm/uml-run.sh" -t 480 -r "$out" \
 	-e "IRNET_BUILD=$build" -e "DEMO_VERBOSE=$verbose" "$here/guest-ppp.sh" \
 	>"$tmp/uml.out" 2>"$tmp/uml.err" &
 vm_pid=$!

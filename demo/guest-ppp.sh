@@ -86,7 +86,7 @@ link_up() {
 	sleep 0.5
 	_t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	timeout 40 ip netns exec A pppd $IRNET irnet-device "$TMPDIR/$_ln-a" irnet-name beta \
+	timeout "$(ceiling 40)" ip netns exec A pppd $IRNET irnet-device "$TMPDIR/$_ln-a" irnet-name beta \
 		irnet-nickname alpha $COMMON "$A_IP:$B_IP" ipparam A-$_ln updetach \
 		logfile "$TMPDIR/A-$_ln.log" >/dev/null 2>&1 || fail "pppd in A did not bring IPCP up (status $?)"
 	wait_cmd 5 ip -n B -4 -o addr show dev ppp0 >/dev/null 2>&1 || fail "pppd in B never configured ppp0"

@@ -28,7 +28,7 @@ pb=$irdad_pid
 phone=$!
 lpid="$lpid $phone"
 printf '[gammu]\ndevice = %s\nconnection = at\n' "$tmp/ircomm-a" >"$tmp/gammurc"
-timeout 90 gammu -c "$tmp/gammurc" --identify >"$tmp/gammu.out" 2>&1 || fail "gammu --identify: exit $?"
+timeout "$(ceiling 90)" gammu -c "$tmp/gammurc" --identify >"$tmp/gammu.out" 2>&1 || fail "gammu --identify: exit $?"
 grep -q '^Manufacturer *: IrnetTestPhones$' "$tmp/gammu.out" &&
 	grep -q '^Model *: .*IRP-7110' "$tmp/gammu.out" || fail "gammu did not identify the phone"
 sed 's/^/gammu: /' "$tmp/gammu.out"
@@ -45,7 +45,7 @@ echo "ok: a's tcsetattr to 57600 reached b as IrCOMM's data rate"
 i=0
 until grep -Eq "ircomm phone: (peer.s carrier \(CD\) down|connection lost .*carrier down)" \
 	"$tmp/irdad-beta.err"; do
-	i=$((i + 1)); [ $i -gt 100 ] && fail "b did not see carrier loss"; sleep 0.1
+	i=$((i + 1)); [ $i -gt "$(ceiling 100)" ] && fail "b did not see carrier loss"; sleep 0.1
 done
 echo "ok: closing a's pty is carrier loss at b"
 

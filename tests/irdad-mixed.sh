@@ -22,9 +22,9 @@ PYTHONPATH="$top_srcdir/tests" "$PYTHON" "$top_srcdir/tests/irdad_mixed_test.py"
 py=$!
 i=0
 until [ -e "$tmp/calls.up" ]; do
-	i=$((i + 1)); [ $i -gt 1200 ] && fail "the calls did not come up"; sleep 0.05
+	i=$((i + 1)); [ $i -gt "$(ceiling 1200)" ] && fail "the calls did not come up"; sleep 0.05
 done
-$vg "$irspray" --daemon "$tmp/alpha.sock" -n 24 -b 1000 --timeout 40 >"$tmp/spray.out" 2>"$tmp/spray.err" ||
+$vg "$irspray" --daemon "$tmp/alpha.sock" -n 24 -b 1000 --timeout "$(ceiling 40)" >"$tmp/spray.out" 2>"$tmp/spray.err" ||
 	fail "irspray through alpha's API failed while IrCOMM and IrNET ran"
 grep -q '^Received 24000 bytes' "$tmp/spray.out" || fail "irspray: not every byte came back"
 echo "ok: irspray through the local API: 24000 bytes each way, checked, beside IrCOMM and IrNET"

@@ -59,7 +59,7 @@ grep -q 'is back' "$tmp/irdad-alpha.err" && fail "irdad reopened a pty its user 
 # it as nobody
 now=$(readlink "$tmp/dev-a")
 chmod 0666 "$now"
-end=$(($(date +%s) + 8))
+end=$(($(date +%s) + $(ceiling 8)))
 until grep -q "$tmp/dev-a is back (" "$tmp/irdad-alpha.err"; do
 	[ "$(date +%s)" -lt $end ] || fail "irdad did not reopen $now within 8 s of its chmod"
 	sleep 0.1

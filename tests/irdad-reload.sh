@@ -45,7 +45,7 @@ pb=$irdad_pid
 wait_for "$tmp/irdad-a.err" 'serving .* configured by'
 i=0
 until grep -q 'station 0x[0-9a-f]* "beta" in range' "$tmp/irdad-a.err"; do
-	i=$((i + 1)); [ $i -gt 200 ] && fail "the periodic discovery did not find beta"; sleep 0.05
+	i=$((i + 1)); [ $i -gt "$(ceiling 200)" ] && fail "the periodic discovery did not find beta"; sleep 0.05
 done
 echo "periodic discovery found beta"
 
@@ -91,7 +91,7 @@ kill -TERM $pb
 wait $pb
 i=0
 until grep -q 'station 0x[0-9a-f]* "beta" gone' "$tmp/irdad-a.err"; do
-	i=$((i + 1)); [ $i -gt 200 ] && fail "beta's departure was not seen"; sleep 0.05
+	i=$((i + 1)); [ $i -gt "$(ceiling 200)" ] && fail "beta's departure was not seen"; sleep 0.05
 done
 echo "periodic discovery saw beta leave"
 kill -TERM $pa

@@ -103,7 +103,7 @@ grep -q '^port .*, address 0x[0-9a-f]\{8\}, nickname alpha$' "$tmp/status0.out" 
 
 # spray ARGS...: irspray through a's irdad; checks its report
 spray() {
-	"$irspray" --daemon "$tmp/alpha.sock" --timeout 40 "$@" >"$tmp/spray.out" 2>"$tmp/spray.err" ||
+	"$irspray" --daemon "$tmp/alpha.sock" --timeout "$(ceiling 40)" "$@" >"$tmp/spray.out" 2>"$tmp/spray.err" ||
 		fail "irspray --daemon $*"
 	grep -q '^Total ' "$tmp/spray.out" || fail "irspray --daemon $*: no Total"
 }
@@ -116,14 +116,14 @@ spray -n 9 -b 1500 -d --stream
 echo "ok: irspray --daemon SAR and stream, echoed and discarded"
 
 # Two irspray through a's irdad at once, and other clients meanwhile.
-"$irspray" --daemon "$tmp/alpha.sock" --timeout 40 -n 12 -b 2000 >"$tmp/m1.out" 2>"$tmp/m1.err" &
+"$irspray" --daemon "$tmp/alpha.sock" --timeout "$(ceiling 40)" -n 12 -b 2000 >"$tmp/m1.out" 2>"$tmp/m1.err" &
 p1=$!
-"$irspray" --daemon "$tmp/alpha.sock" --timeout 40 -n 12 -b 2000 --stream >"$tmp/m2.out" 2>"$tmp/m2.err" &
+"$irspray" --daemon "$tmp/alpha.sock" --timeout "$(ceiling 40)" -n 12 -b 2000 --stream >"$tmp/m2.out" 2>"$tmp/m2.err" &
 p2=$!
 i=0
 until "$irdactl" -s "$tmp/alpha.sock" status --json >"$tmp/status.json" &&
 	[ "$(jq '.connections | length' "$tmp/status.json")" -eq 2 ]; do
-	i=$((i + 1)); [ $i -gt 100 ] && fail "status never listed two connections"
+	i=$((i + 1)); [ $i -gt "$(ceiling 100)" ] && fail "status never listed two connections"
 	sleep 0.1
 done
 json "$tmp/status.json" '.link == "up" and .peer == "'"$beta"'" and
@@ -131,7 +131,7 @@ json "$tmp/status.json" '.link == "up" and .peer == "'"$beta"'" and
 	all(.connections[]; (.owner | test("irspray")) and .peer == "'"$beta"'")
 	and .counters["irlap.iframes_tx"] > 0'
 # (the link is full: each IAS question waits for turns of it)
-"$irdiscover" --daemon "$tmp/alpha.sock" --timeout 40 >"$tmp/disc2.out" 2>"$tmp/disc2.err" ||
+"$irdiscover" --daemon "$tmp/alpha.sock" --timeout "$(ceiling 40)" >"$tmp/disc2.out" 2>"$tmp/disc2.err" ||
 	fail "irdiscover during the transfers"
 wait $p1 || fail "irspray SAR (mixed run) failed: $(cat "$tmp/m1.err")"
 wait $p2 || fail "irspray stream (mixed run) failed: $(cat "$tmp/m2.err")"
@@ -153,7 +153,7 @@ kill -TERM $pb
 wait $pb
 i=0
 until grep -q "^- $beta  beta" "$tmp/watch.out"; do
-	i=$((i + 1)); [ $i -gt 60 ] && fail "watch never saw beta leave"
+	i=$((i + 1)); [ $i -gt "$(ceiling 60)" ] && fail "watch never saw beta leave"
 	"$irdactl" -s "$tmp/alpha.sock" stations --fresh >/dev/null 2>&1
 	sleep 0.5
 done

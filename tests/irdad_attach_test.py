@@ -25,6 +25,7 @@ import random
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from irdad_client import Client, DaemonError, SERVICE, ROLE  # noqa: E402
 from irdad_irnet_test import Decoder, check, encode, make_frames, open_raw, pump  # noqa: E402
+from ceiling import ceiling
 
 
 class Lines:
@@ -36,7 +37,7 @@ class Lines:
         self.eof = False
 
     def next(self, timeout):
-        deadline = time.time() + timeout
+        deadline = time.time() + ceiling(timeout)
         while b"\n" not in self.buf and not self.eof and time.time() < deadline:
             r, _, _ = select.select([self.fd], [], [], 0.2)
             if r:
@@ -57,7 +58,7 @@ class Lines:
 
 def read_eof(fd, timeout):
     """True if fd reads EOF (or EIO, a pty) within timeout."""
-    deadline = time.time() + timeout
+    deadline = time.time() + ceiling(timeout)
     while time.time() < deadline:
         r, _, _ = select.select([fd], [], [], 0.2)
         if r:
@@ -76,7 +77,7 @@ def log_count(path, text):
 
 def wait_log(path, text, count, timeout=15):
     """True once beta's log holds text count times."""
-    deadline = time.time() + timeout
+    deadline = time.time() + ceiling(timeout)
     while log_count(path, text) < count:
         if time.time() > deadline:
             return False
@@ -129,7 +130,7 @@ def refused(cl, fds, want_errno, text, **kw):
 
 
 def wait_counter(sock, name, value, timeout=5):
-    deadline = time.time() + timeout
+    deadline = time.time() + ceiling(timeout)
     while True:
         cl = Client(sock, "status")
         got = cl.counters().get(name)

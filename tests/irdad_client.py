@@ -6,6 +6,7 @@ daemon's own codec."""
 import array
 import socket
 import struct
+from ceiling import ceiling
 
 VERSION = 1
 MSG = dict(HELLO=1, DISCOVER=2, IAS_QUERY=3, IAS_ADD=4, IAS_REMOVE=5, LISTEN=6,
@@ -103,7 +104,7 @@ class DaemonError(Exception):
 class Client:
     def __init__(self, path, name="test", timeout=20.0, hello=True):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.sock.settimeout(timeout)
+        self.sock.settimeout(ceiling(timeout))
         self.sock.connect(path)
         self.seq = 0
         self.events = []

@@ -40,6 +40,7 @@ import time
 import tty
 
 import irwire_rig
+from ceiling import ceiling
 
 COMMON = ["--lock-dir", "none", "--log", "stderr", "-v"]
 
@@ -69,7 +70,7 @@ class Helper:
         self.buf = b""
 
     def line(self, timeout):
-        deadline = time.time() + timeout
+        deadline = time.time() + ceiling(timeout)
         while b"\n" not in self.buf and time.time() < deadline:
             r, _, _ = select.select([self.st], [], [], 0.5)
             if r:
@@ -115,7 +116,7 @@ def log_count(path, text):
 
 
 def wait_log(path, text, count=1, timeout=10):
-    deadline = time.time() + timeout
+    deadline = time.time() + ceiling(timeout)
     while time.time() < deadline:
         if log_count(path, text) >= count:
             return True
@@ -137,7 +138,7 @@ def exchange(x, y, size, seed, timeout):
 def reads_hangup(fd, timeout):
     """True once fd reads EOF or EIO (what the tty gives pppd when the
     other end of its line went away)."""
-    deadline = time.time() + timeout
+    deadline = time.time() + ceiling(timeout)
     while time.time() < deadline:
         r, _, _ = select.select([fd], [], [], 0.5)
         if not r:
@@ -196,7 +197,7 @@ def run_session(irdad, dev, b_link, b_log, b_pid, tmp):
     check(rc == 0, "the helper exits 0 after its connection (%s)" % rc)
     check(wait_log(b_log, "connection lost", lost + 1), "beta saw the connection end")
     got = b""
-    deadline = time.time() + 5
+    deadline = time.time() + ceiling(5)
     while not got.endswith(b"last words\r\n") and time.time() < deadline:
         r, _, _ = select.select([b], [], [], 0.5)
         if r:
@@ -211,7 +212,7 @@ def run_session(irdad, dev, b_link, b_log, b_pid, tmp):
     os.close(b)
     # as pppd does: the line is read all along
     got = b""
-    deadline = time.time() + 15
+    deadline = time.time() + ceiling(15)
     while b"NO CARRIER\r\n" not in got and time.time() < deadline:
         r, _, _ = select.select([s], [], [], 0.5)
         if r:

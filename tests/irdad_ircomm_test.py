@@ -13,6 +13,7 @@ import time
 import tty
 
 from irwire_rig import exchange
+from ceiling import ceiling
 
 
 def check(cond, what):
@@ -41,7 +42,7 @@ def main():
     out = {a: bytearray(da), b: bytearray(db)}
     # b starts sending once the call is up: what a listener's program
     # writes with nobody connected is not kept (as a modem line)
-    deadline = time.time() + 60
+    deadline = time.time() + ceiling(60)
     first = time.time()
     while time.time() < deadline and not got[b]:
         os.write(a, out[a][:1])

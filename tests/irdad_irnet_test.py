@@ -19,6 +19,7 @@ import sys
 import termios
 import time
 import tty
+from ceiling import ceiling
 
 FLAG, ESC = 0x7E, 0x7D
 
@@ -98,7 +99,7 @@ def pump(ends, deadline_s):
     """ends: list of (fd_out, data_to_write, fd_in, decoder, want_frames).
     Writes and reads until every decoder has its frames or time is up."""
     pending = [[fo, bytearray(data)] for fo, data, _, _, _ in ends]
-    deadline = time.time() + deadline_s
+    deadline = time.time() + ceiling(deadline_s)
     while time.time() < deadline:
         if all(len(dec.frames) >= want for _, _, _, dec, want in ends):
             return True
@@ -137,7 +138,7 @@ def run_pty(a_link, b_link):
     # before a call arrives, as pppd repeats its LCP requests anyway)
     hello = bytes([0xFF, 0x03, 0xC0, 0x21, 1, 1, 0, 4])
     da, db = Decoder(), Decoder()
-    deadline = time.time() + 30
+    deadline = time.time() + ceiling(30)
     while not db.frames and time.time() < deadline:
         os.write(a, encode(hello))
         pump([(a, b"", b, db, 1)], 1)
@@ -175,7 +176,7 @@ def run_stdio(irdad, a_dev, b_dev, tmp):
                           pass_fds=(3,), preexec_fn=lambda: os.dup2(st_w, 3))
     os.close(st_w)
     status = b""
-    deadline = time.time() + 30
+    deadline = time.time() + ceiling(30)
     while b"\n" not in status and time.time() < deadline:
         r, _, _ = select.select([st_r], [], [], 1)
         if r:

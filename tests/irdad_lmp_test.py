@@ -11,6 +11,7 @@ import threading
 import time
 
 from irdad_client import Client, DaemonError, MODE
+from ceiling import ceiling
 
 A, B = sys.argv[1], sys.argv[2]
 REASON_USER = 0x01
@@ -41,7 +42,7 @@ def send_all(sock, msgs):
 
 def recv_n(sock, n, timeout=30):
     got = []
-    end = time.time() + timeout
+    end = time.time() + ceiling(timeout)
     while len(got) < n:
         r, _, _ = select.select([sock], [], [], max(0.0, end - time.time()))
         if not r:
@@ -152,7 +153,7 @@ t.start()
 t.join(120)
 check(not t.is_alive(), "the writer was not blocked by the reader (IrLMP has no flow control)")
 dropped = 0
-end = time.time() + 60
+end = time.time() + ceiling(60)
 got = []
 b_sock.setblocking(False)
 while time.time() < end:

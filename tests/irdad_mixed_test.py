@@ -18,6 +18,7 @@ import time
 
 from irdad_irnet_test import Decoder, check, encode, make_frames, open_raw, pump
 from irwire_rig import exchange
+from ceiling import ceiling
 
 
 def call_up(a, b):
@@ -25,7 +26,7 @@ def call_up(a, b):
     dials when its pty is opened, or again after a link loss); then what
     else is still on its way is drained, so the data that follows starts
     clean."""
-    deadline = time.time() + 60
+    deadline = time.time() + ceiling(60)
     while time.time() < deadline:
         os.write(a, b"\x00")
         r, _, _ = select.select([b], [], [], 1)
@@ -51,7 +52,7 @@ def main():
     check(call_up(ca, cb), "IrCOMM call up")
     hello = bytes([0xFF, 0x03, 0xC0, 0x21, 1, 1, 0, 4])
     dn = Decoder()
-    deadline = time.time() + 60
+    deadline = time.time() + ceiling(60)
     while not dn.frames and time.time() < deadline:
         os.write(na, encode(hello))
         pump([(na, b"", nb, dn, 1)], 1)
@@ -68,7 +69,7 @@ def main():
     out_n = {na: bytearray(b"".join(encode(f) for f in fa)), nb: bytearray(b"".join(encode(f) for f in fb))}
     out_c = {ca: bytearray(da), cb: bytearray(db)}
     in_c = {ca: bytearray(), cb: bytearray()}
-    deadline = time.time() + 150
+    deadline = time.time() + ceiling(150)
     while time.time() < deadline:
         done_c = len(in_c[ca]) >= size and len(in_c[cb]) >= size
         done_n = len([f for f in dnb.frames if f != hello]) >= len(fa) and len(dna.frames) >= len(fb)

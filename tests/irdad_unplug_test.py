@@ -39,6 +39,7 @@ import tty
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from irdad_client import MODE, Client  # noqa: E402
 from irdad_irnet_test import Decoder, encode  # noqa: E402
+from ceiling import ceiling
 
 PPP_FRAME = re.compile(rb"^\xff\x03\x00\x21irnet (\d{8})$")
 
@@ -163,7 +164,7 @@ class Rig:
 
     def wait_event(self, kind, count, timeout):
         """Pumps until irwire said kind (unplug/replug) count times."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + ceiling(timeout)
         while self.wire_events().count(kind) < count:
             if time.monotonic() > end:
                 sys.exit("FAIL: irwire did not %s a (%d) within %d s" % (kind, count, timeout))
@@ -212,7 +213,7 @@ def api_connect(sock_a, sock_b):
     a_cli = Client(sock_a, "unplug-a", timeout=10)
     b_lis = Client(sock_b, "unplug-b", timeout=10)
     b_lis.request("LISTEN", [("MODE", MODE["stream"]), ("CLASS", "Test:Unplug")], "LISTENING")
-    end = time.monotonic() + 10
+    end = time.monotonic() + ceiling(10)
     while a_cli.request("STATUS", want="STATUS_REPLY").get("LINK") != 2:
         if time.monotonic() > end:
             sys.exit("FAIL: a's link never came up")
@@ -269,7 +270,7 @@ def main():
     survived = 0
     cpu = None
     locks_up = rig.locks()
-    end = time.monotonic() + 10
+    end = time.monotonic() + ceiling(10)
     while irnet.last_n < 0:
         if time.monotonic() > end:
             sys.exit("FAIL: IrNET: no frame on b before the first unplug")
@@ -294,7 +295,7 @@ def main():
             cpu = cpu_seconds(pid_a) - c0
             span = time.monotonic() - t0
         rig.wait_event("replug", c, 20)
-        end = time.monotonic() + 15
+        end = time.monotonic() + ceiling(15)
         while rig.last_n <= before + 64:
             if time.monotonic() > end:
                 sys.exit("FAIL: no records after replug %d (last before the unplug %d, now %d)" %

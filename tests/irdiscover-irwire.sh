@@ -31,7 +31,7 @@ for speed in 115200 9600; do
 	# IAS at 115200; discovery alone at 9600.
 	lines=4 noias=
 	[ $speed = 9600 ] && lines=1 noias=--no-ias
-	"$irdiscover" -d "$a" --speed $speed --timeout 5 --lock-dir "$tmp/lock" -v $noias \
+	"$irdiscover" -d "$a" --speed $speed --timeout "$(ceiling 5)" --lock-dir "$tmp/lock" -v $noias \
 		>"$tmp/d$speed.out" 2>"$tmp/d$speed.err"; rc=$?
 	[ $rc -eq 0 ] || fail "discovery (--speed $speed) exit $rc"
 	sed -n 1p "$tmp/d$speed.out" |

@@ -21,7 +21,7 @@ vmdir=$abs_top_srcdir/tests/vm
 VM_PROG=irqtune-boot
 . "$vmdir/vm-common.sh"
 M=@@irqboot@@
-TIMEOUT=${IRQBOOT_TIMEOUT:-170}
+TIMEOUT=$(ceiling "${IRQBOOT_TIMEOUT:-480}")
 
 for tool in qemu-system-x86_64 cpio socat timeout make; do
 	vm_have "$tool" || vm_skip "$tool is not installed"

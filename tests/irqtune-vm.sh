@@ -31,7 +31,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/irqtune-vm.XXXXXX")
 failed=0
 for flavour in generic rt; do
 	rc=0
-	"$vmdir/qemu-run.sh" --kernel $flavour -t 90 -r "$work/$flavour" \
+	"$vmdir/qemu-run.sh" --kernel $flavour -t 360 -r "$work/$flavour" \
 		--qemu-arg -smp --qemu-arg 2 \
 		--file "$IRQTUNE=/usr/local/sbin/irqtune" \
 		--file "$vmdir/guest/proc-lib.sh" \

@@ -75,7 +75,7 @@ h=$(irsock_hints alpha beta)
 [ "$h" = 8424 ] || fail "IRLMP_HINTS_SET: beta announced '$h' while the server ran, not 8424: $(cat "$tmp/stations.out")"
 echo "ok: IRLMP_HINTS_SET: beta announces OBEX (hints $h) while the program lives"
 
-timeout 60 sh -c "
+timeout "$(ceiling 60)" sh -c "
 	'$irsock' --daemon '$tmp/alpha.sock' '$classic' ias $peer IrsockStream IrDA:TinyTP:LsapSel
 	'$irsock' --daemon '$tmp/alpha.sock' '$classic' ias $peer IrsockStream IrsockWords
 	'$irsock' --daemon '$tmp/alpha.sock' '$classic' ias $peer IrsockInfo Answer
@@ -99,6 +99,8 @@ echo "ok: IAS queries as expected"
 # the IrCOMM call is up first, then its data crosses while both echo.
 "$PYTHON" - "$tmp/ircomm-a" "$tmp/ircomm-b" >"$tmp/ircomm.out" 2>&1 <<'EOF' &
 import os, select, sys, termios, time, tty
+sys.path.insert(0, os.path.join(os.environ.get("abs_top_srcdir", "."), "tests"))
+from ceiling import ceiling
 def raw(p):
     fd = os.open(p, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
     tty.setraw(fd, termios.TCSANOW)
@@ -106,7 +108,7 @@ def raw(p):
 b = raw(sys.argv[2])
 a = raw(sys.argv[1])           # opening it dials
 first = bytearray()
-deadline = time.time() + 30
+deadline = time.time() + ceiling(30)
 while not first and time.time() < deadline:
     os.write(a, b"!")
     if select.select([b], [], [], 0.5)[0]:
@@ -122,7 +124,7 @@ data = bytes((i * 13) & 0xff for i in range(4096))
 got = bytearray()
 sent = 0
 t0 = time.time()
-deadline = t0 + 120
+deadline = t0 + ceiling(120)
 while len(got) < len(data) and time.time() < deadline:
     if sent < len(data):
         try:
@@ -140,7 +142,7 @@ ic=$!
 lpid="$lpid $ic"
 i=0
 until grep -q '^call up' "$tmp/ircomm.out"; do
-	i=$((i + 1)); [ $i -gt 400 ] && fail "IrCOMM call: $(cat "$tmp/ircomm.out")"; sleep 0.1
+	i=$((i + 1)); [ $i -gt "$(ceiling 400)" ] && fail "IrCOMM call: $(cat "$tmp/ircomm.out")"; sleep 0.1
 done
 on_a echo stream "$peer" "$echo_bytes" 2000 >"$tmp/echo-stream.out" 2>&1 &
 es=$!
@@ -153,14 +155,14 @@ wait $es || fail "stream echo: $(cat "$tmp/echo-stream.out")"
 wait $eq || fail "seqpacket echo: $(cat "$tmp/echo-seq.out")"
 cat "$tmp/echo-stream.out" "$tmp/echo-seq.out"
 
-timeout 60 "$irsock" --daemon "$tmp/alpha.sock" "$classic" refused "$peer" >"$tmp/ref.out" 2>&1 ||
+timeout "$(ceiling 60)" "$irsock" --daemon "$tmp/alpha.sock" "$classic" refused "$peer" >"$tmp/ref.out" 2>&1 ||
 	fail "refusals: $(cat "$tmp/ref.out")"
 cat "$tmp/ref.out"
-timeout 60 "$irsock" --daemon "$tmp/alpha.sock" "$classic" nonblock "$peer" >"$tmp/nb.out" 2>&1 ||
+timeout "$(ceiling 60)" "$irsock" --daemon "$tmp/alpha.sock" "$classic" nonblock "$peer" >"$tmp/nb.out" 2>&1 ||
 	fail "non-blocking connect: $(cat "$tmp/nb.out")"
 cat "$tmp/nb.out"
 
-timeout 60 "$irsock" --daemon "$tmp/alpha.sock" "$classic" forkdup "$peer" >"$tmp/fd.out" 2>&1 ||
+timeout "$(ceiling 60)" "$irsock" --daemon "$tmp/alpha.sock" "$classic" forkdup "$peer" >"$tmp/fd.out" 2>&1 ||
 	fail "fork and dup: $(cat "$tmp/fd.out")"
 cat "$tmp/fd.out"
 
@@ -181,13 +183,13 @@ wait_for "$tmp/hold.out" '^holding'
 wait_for "$tmp/hold-soerror.out" '^holding'
 i=0
 until grep -q '^holding' "$tmp/inflight.out"; do   # the echo settles: about 10 s
-	i=$((i + 1)); [ $i -gt 600 ] && fail "in flight: not settled in 60 s: $(cat "$tmp/inflight.out")"
+	i=$((i + 1)); [ $i -gt "$(ceiling 600)" ] && fail "in flight: not settled in 60 s: $(cat "$tmp/inflight.out")"
 	sleep 0.1
 done
 kill -STOP "$wpid"
 i=0
 until [ "$(grep -c 'bridge fd [0-9]*: connection lost' "$tmp/irdad-alpha.err")" -ge 3 ]; do
-	i=$((i + 1)); [ $i -gt 300 ] && { kill -CONT "$wpid"; fail "link loss: irdad a did not see it in 30 s"; }
+	i=$((i + 1)); [ $i -gt "$(ceiling 300)" ] && { kill -CONT "$wpid"; fail "link loss: irdad a did not see it in 30 s"; }
 	sleep 0.1
 done
 : >"$tmp/lost"

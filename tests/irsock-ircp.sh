@@ -46,12 +46,12 @@ rxb=$!
 lpid="$lpid $rxb"
 wait_for "$tmp/irdad-beta.err" 'listener .* as OBEX:IrXfer$'
 t0=$(date +%s.%N)
-(cd "$tmp/send" && timeout 120 "$irsock" --daemon "$tmp/alpha.sock" ircp big.bin small1.txt small2.bin small3.bin) \
+(cd "$tmp/send" && timeout "$(ceiling 120)" "$irsock" --daemon "$tmp/alpha.sock" ircp big.bin small1.txt small2.bin small3.bin) \
 	>"$tmp/txa.out" 2>"$tmp/txa.err" || fail "ircp (sender): exit $?"
 t1=$(date +%s.%N)
 i=0
 while kill -0 $rxb 2>/dev/null; do
-	i=$((i + 1)); [ $i -gt 100 ] && fail "ircp -r did not end"; sleep 0.1
+	i=$((i + 1)); [ $i -gt "$(ceiling 100)" ] && fail "ircp -r did not end"; sleep 0.1
 done
 wait $rxb || fail "ircp -r: exit $?"
 grep -q 'Disconnecting...done' "$tmp/txa.out" || fail "ircp (sender) did not end its session cleanly"
@@ -69,7 +69,7 @@ awk -v t0="$t0" -v t1="$t1" 'BEGIN {
 rxa=$!
 lpid="$lpid $rxa"
 wait_for "$tmp/irdad-alpha.err" 'listener .* as OBEX:IrXfer$'
-(cd "$tmp/send" && timeout 60 "$irsock" --daemon "$tmp/beta.sock" ircp small3.bin) \
+(cd "$tmp/send" && timeout "$(ceiling 60)" "$irsock" --daemon "$tmp/beta.sock" ircp small3.bin) \
 	>"$tmp/txb.out" 2>"$tmp/txb.err" || fail "ircp b -> a: exit $?"
 wait $rxa || fail "ircp -r on a: exit $?"
 cmp -s "$tmp/send/small3.bin" "$tmp/rx-a/small3.bin" || fail "ircp b -> a: the file differs"
@@ -81,7 +81,7 @@ echo "ok: ircp b -> a: intact"
 ftpd=$!
 lpid="$lpid $ftpd"
 wait_for "$tmp/irdad-beta.err" 'listener .* as OBEX$'
-timeout 60 "$irsock" --daemon "$tmp/alpha.sock" obexftp -i -l >"$tmp/ftp.out" 2>"$tmp/ftp.err"
+timeout "$(ceiling 60)" "$irsock" --daemon "$tmp/alpha.sock" obexftp -i -l >"$tmp/ftp.out" 2>"$tmp/ftp.err"
 grep -q 'Connecting\.\.\..*done' "$tmp/ftp.err" || fail "obexftp did not connect: $(cat "$tmp/ftp.err")"
 grep -q 'type:x-obex/folder-listing' "$tmp/ftpd.out" && grep -q '<folder-listing' "$tmp/ftpd.out" ||
 	fail "obexftpd served no folder listing"

@@ -30,7 +30,7 @@ irsock_serve() {
 # line may still be settling after a link loss).
 irsock_hints() {
 	for try in 1 2 3 4 5; do
-		timeout 30 "$abs_top_builddir/irnet/tools/irdactl" -s "$tmp/$1.sock" stations --fresh \
+		timeout "$(ceiling 30)" "$abs_top_builddir/irnet/tools/irdactl" -s "$tmp/$1.sock" stations --fresh \
 			>"$tmp/stations.out" 2>&1
 		h=$(sed -n "s/^0x[0-9a-f]*  $2 .* hints=.* (\([0-9a-f]\{4\}\)) .*/\1/p" "$tmp/stations.out" | head -1)
 		[ -n "$h" ] && break
@@ -41,7 +41,7 @@ irsock_hints() {
 # irsock_discover NAME PEER: a discovery under irsock on irdad NAME, output
 # in $tmp/disc.out; sets peer (the address of the station named PEER).
 irsock_discover() {
-	timeout 30 "$irsock" --daemon "$tmp/$1.sock" "$classic" discover >"$tmp/disc.out" 2>"$tmp/disc.err" ||
+	timeout "$(ceiling 30)" "$irsock" --daemon "$tmp/$1.sock" "$classic" discover >"$tmp/disc.out" 2>"$tmp/disc.err" ||
 		fail "discover: $(cat "$tmp/disc.out")"
 	peer=$(sed -n "s/^device \(0x[0-9a-f]*\) \"$2\".*/\1/p" "$tmp/disc.out")
 	[ -n "$peer" ] || fail "discover: $2 not listed: $(cat "$tmp/disc.out")"

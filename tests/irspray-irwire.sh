@@ -39,7 +39,7 @@ rate='[0-9]+ bytes in [0-9]+\.[0-9]{3} seconds \([0-9]+\.[0-9]{2} kbytes/s\)'
 run() {
 	name=$1 lines=$2
 	shift 2
-	$vg "$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 $noseccomp -v "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; rc=$?
+	$vg "$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout "$(ceiling 20)" $noseccomp -v "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; rc=$?
 	[ $rc -eq 0 ] || fail "$name: exit $rc"
 	[ "$(grep -Ec "^(Transmitted|Received) $rate\$" "$tmp/$name.out")" -eq "$lines" ] ||
 		fail "$name: not $lines stream lines"
@@ -137,7 +137,7 @@ grep -qx 'Received 0 bytes in 0.000 seconds (0.00 kbytes/s)' "$tmp/listen.out" |
 # A SAR caller on the stream class is refused at once; -d reports what
 # was sent (not the receive counters).  Last: the failed sender leaves
 # the listener's link to time out.
-$vg "$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout 20 $noseccomp -d -n 8 -b 1000 --class IrSpray:Stream \
+$vg "$irspray" -D "$a" --lock-dir "$tmp/lock" --timeout "$(ceiling 20)" $noseccomp -d -n 8 -b 1000 --class IrSpray:Stream \
 	>"$tmp/refused.out" 2>"$tmp/refused.err"; rc=$?
 [ $rc -eq 1 ] || fail "refused: exit $rc"
 grep -q 'stream 1 (SAR) was closed before it was accepted (IrLMP reason 0x01: user request): 0 of 8000 bytes sent$' \

@@ -25,7 +25,7 @@ wait_ready() {
 	i=0
 	while [ "$(grep -c '^[ab] /dev/pts/' "$1" 2>/dev/null)" != 2 ]; do
 		i=$((i + 1))
-		[ $i -gt 100 ] && fail "irwire did not print its ptys in $1"
+		[ $i -gt "$(ceiling 100)" ] && fail "irwire did not print its ptys in $1"
 		sleep 0.05
 	done
 }
@@ -38,6 +38,8 @@ wait_ready "$tmp/out"
 
 cat >"$tmp/peer.py" <<'PY'
 import os, random, select, sys, termios, time, tty
+sys.path.insert(0, os.path.join(os.environ.get("abs_top_srcdir", "."), "tests"))
+from ceiling import ceiling
 
 def port(path, baud):
     fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
@@ -72,7 +74,7 @@ rnd = random.Random(1234)
 if mode == "clean":
     fa, fb = port(a, termios.B115200), port(b, termios.B115200)
     data = bytes(rnd.randrange(256) for _ in range(20000))
-    got, dt = transfer(fa, fb, data, 20)
+    got, dt = transfer(fa, fb, data, ceiling(20))
     print("clean %d bytes in %.3f s" % (len(got), dt))
     if got != data:
         print("content differs: %d bytes, first difference at %d" % (len(got),

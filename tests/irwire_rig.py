@@ -9,6 +9,7 @@ import sys
 import time
 import termios
 import tty
+from ceiling import ceiling
 
 
 def built(top, who, *paths):
@@ -49,7 +50,7 @@ def exchange(a, b, da, db, deadline_s):
     error (a pty hung up) counts as nothing read: the caller compares."""
     got = {a: bytearray(), b: bytearray()}
     out = {a: bytearray(da), b: bytearray(db)}
-    deadline = time.time() + deadline_s
+    deadline = time.time() + ceiling(deadline_s)
     while time.time() < deadline and (len(got[a]) < len(db) or len(got[b]) < len(da)):
         wl = [fd for fd in (a, b) if out[fd]]
         r, w, _ = select.select([a, b], wl, [], 1)

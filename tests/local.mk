@@ -31,7 +31,8 @@ AM_TESTS_ENVIRONMENT = \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; export UBSAN_OPTIONS; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0; export ASAN_OPTIONS;
 
-EXTRA_DIST += tests/lib.sh tests/timed-driver.sh
+EXTRA_DIST += tests/lib.sh tests/timed-driver.sh tests/ceiling.sh tests/ceiling.py \
+	tests/slowdown.sh tests/stress-check.sh
 
 # `make check-unit`: the cmocka unit tests and the SANITIZER_TESTS
 # scripts (the sanitizer build).

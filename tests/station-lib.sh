@@ -75,7 +75,7 @@ wait_for() {
 	i=0
 	until grep -q "$2" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -gt $((100 * slow)) ] && fail "no '$2' in $1"
+		[ $i -gt "$(ceiling $((100 * slow)))" ] && fail "no '$2' in $1"
 		sleep 0.05
 	done
 }

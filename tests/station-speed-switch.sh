@@ -20,7 +20,7 @@ link() {
 		>"$tmp/listen.out" 2>"$tmp/listen.err" &
 	lpid=$!
 	wait_for "$tmp/listen.out" '^listening on '
-	"$irdiscover" -d "$a" --connect --json --speed 115200 --timeout 8 --lock-dir '' \
+	"$irdiscover" -d "$a" --connect --json --speed 115200 --timeout "$(ceiling 8)" --lock-dir '' \
 		--pcap "$tmp/c.pcap" >"$tmp/connect.out" 2>"$tmp/connect.err" ||
 		fail "listener at $1: connect exit $?"
 	"$PYTHON" -c '

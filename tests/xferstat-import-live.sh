@@ -50,7 +50,7 @@ pport=$(xs_free_port)
 NPtcp -P "$pport" >"$T/np-recv.log" 2>&1 &
 xs_pids="$xs_pids $!"
 sleep 0.3
-(cd "$C" && timeout 60 NPtcp -h 127.0.0.1 -P "$pport" -u 65536 -n 10 -o np.out >NPtcp.txt 2>&1)
+(cd "$C" && timeout "$(ceiling 60)" NPtcp -h 127.0.0.1 -P "$pport" -u 65536 -n 10 -o np.out >NPtcp.txt 2>&1)
 n=$(wc -l <"$C/np.out")
 imp "$C/np.out" netpipe "$n"
 imp "$C/NPtcp.txt" netpipe "$n"

@@ -39,6 +39,7 @@
 #include "lmp_conn.h"
 #include "stack_pair.h"
 #include "ttp.h"
+#include "test_support.h"
 
 #define CLASS "BridgeTest"
 #define MAX_SDU 2048
@@ -445,7 +446,7 @@ static void run(struct rig *r, enum scenario sc, bool tcp, size_t a_tx, size_t b
 	eloop_timer_init(&r->tick, on_tick, r);
 	eloop_timer_arm_in(r->loop, &r->tick, 10000);
 	eloop_timer_init(&r->limit, on_limit, r);
-	eloop_timer_arm_in(r->loop, &r->limit, 20000000);
+	eloop_timer_arm_in(r->loop, &r->limit, test_ceiling_us(20000000));
 	stack_pair_discover(&r->pair);
 	assert_int_equal(eloop_run(r->loop), 0);
 	assert_false(r->timed_out);

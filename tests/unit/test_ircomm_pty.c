@@ -448,7 +448,7 @@ static void run_wires(struct rig *r, enum scenario sc, size_t each_way, uint64_t
 	eloop_timer_init(&r->tick, on_tick, r);
 	eloop_timer_arm_in(r->loop, &r->tick, 10000);
 	eloop_timer_init(&r->limit, on_limit, r);
-	eloop_timer_arm_in(r->loop, &r->limit, limit_us);
+	eloop_timer_arm_in(r->loop, &r->limit, test_ceiling_us(limit_us));
 	assert_int_equal(eloop_run(r->loop), 0);
 	assert_false(r->timed_out);
 }

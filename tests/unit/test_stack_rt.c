@@ -20,6 +20,7 @@
 #include "stack.h"
 #include "stack_pair.h"
 #include "ttp.h"
+#include "test_support.h"
 
 #define TOTAL 24000u
 #define CHUNK 1000u
@@ -198,7 +199,7 @@ static void ias_and_tinytp_over_ptys(void **state)
 	eloop_timer_init(&r.tick, on_tick, &r);
 	eloop_timer_arm_in(r.loop, &r.tick, 10000);
 	eloop_timer_init(&r.limit, on_limit, &r);
-	eloop_timer_arm_in(r.loop, &r.limit, 20000000);
+	eloop_timer_arm_in(r.loop, &r.limit, test_ceiling_us(20000000));
 	t0 = eloop_now_us();
 	stack_pair_discover(&r.pair);
 	assert_int_equal(eloop_run(r.loop), 0);

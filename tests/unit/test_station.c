@@ -38,6 +38,7 @@
 #include "serial.h"
 #include "sir.h"
 #include "station.h"
+#include "test_support.h"
 
 struct side {
 	int master, slave;
@@ -178,7 +179,7 @@ static void discovery_over_ptys(void **state)
 	open_side(&r, &r.s[0], 0, "alpha", 0x04, 0);
 	open_side(&r, &r.s[1], 1, "beta", 0x84, 0x04);
 	eloop_timer_init(&r.limit, on_limit, &r);
-	eloop_timer_arm_in(r.loop, &r.limit, 8000000);
+	eloop_timer_arm_in(r.loop, &r.limit, test_ceiling_us(8000000));
 	t0 = eloop_now_us();
 	assert_int_equal(station_request(r.s[0].st, &(struct irlap_request){
 		.type = IRLAP_REQ_DISCOVER, .slots = 6 }), 0);
@@ -270,13 +271,13 @@ static void own_echo_is_dropped(void **state)
 		fail_msg("station_new: %s", err);
 	assert_int_equal(eloop_add_reader(e.loop, e.master, echo_back, &e), 0);
 	eloop_timer_init(&limit, on_limit, &e);
-	eloop_timer_arm_in(e.loop, &limit, 4000000);
+	eloop_timer_arm_in(e.loop, &limit, test_ceiling_us(4000000));
 	assert_int_equal(station_request(st, &(struct irlap_request){
 		.type = IRLAP_REQ_DISCOVER, .slots = 6 }), 0);
 	assert_int_equal(eloop_run(e.loop), 0);
 	assert_true(e.discovery_done);
 	/* The final XID's echo comes back after the result: wait for it. */
-	eloop_timer_arm_in(e.loop, &limit, 150000);
+	eloop_timer_arm_in(e.loop, &limit, test_ceiling_us(150000));
 	assert_int_equal(eloop_run(e.loop), 0);
 	assert_false(e.heard_itself);
 	c = station_counters(st);

@@ -34,7 +34,7 @@ main() {
 	ensure_kernel
 	work=$(vm_smoke_workdir)
 	rc=0
-	"$vmdir/qemu-run.sh" --kernel generic -t 25 -r "$work/res" \
+	"$vmdir/qemu-run.sh" --kernel generic -t 120 -r "$work/res" \
 		"$vmdir/guest/threadirqs.sh" || rc=$?
 	vm_smoke_finish "$rc" "$work" "$t0"
 }

@@ -25,7 +25,7 @@ main() {
 	check_prereqs
 	work=$(vm_smoke_workdir)
 	rc=0
-	"$vmdir/uml-run.sh" -t 25 -r "$work/res" "$vmdir/guest/pppd-pair.sh" || rc=$?
+	"$vmdir/uml-run.sh" -t 120 -r "$work/res" "$vmdir/guest/pppd-pair.sh" || rc=$?
 	vm_smoke_finish "$rc" "$work" "$t0"
 }
 

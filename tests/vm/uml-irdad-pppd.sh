@@ -10,4 +10,4 @@ vmdir=$(cd "$(dirname "$0")" && pwd -P)
 # shellcheck source=SCRIPTDIR/vm-common.sh
 . "$vmdir/vm-common.sh"
 
-vm_uml_build_test "$vmdir/guest/irdad-pppd.sh" 60
+vm_uml_build_test "$vmdir/guest/irdad-pppd.sh" 240

@@ -131,7 +131,8 @@ main() {
 		init="$here/uml-init.sh" con0=fd:0,fd:1 con=null quiet \
 		IRNET_VM_TESTS="$TESTS" IRNET_VM_RESDIR="$RESDIR" \
 		IRNET_VM_KEEP="$KEEP" IRNET_VM_DEADLINE="$_deadline" \
-		IRNET_TEST_SLOWDOWN="${IRNET_TEST_SLOWDOWN:-1}" $ENVS \
+		IRNET_TEST_SLOWDOWN="${IRNET_TEST_SLOWDOWN:-1}" \
+		IRNET_CEILING_SH="$(readlink -f "$here/../ceiling.sh")" $ENVS \
 		</dev/null >"$RESDIR/console.txt" 2>&1 || _rc=$?
 	_took=$(vm_elapsed "$_t0")
 	rm -rf "${HOME:-/nonexistent}/.uml/$_umid"

@@ -1,10 +1,11 @@
 # tests/vm/guest/ppp-lib.sh: helpers of the guest pppd tests (sourced,
 # not run): the caller sets TMPDIR's logs to show on failure.
 
-# ceiling SECONDS: a time limit scaled by IRNET_TEST_SLOWDOWN (the host
-# passes it in); the guest sees the repository at its host path.
+# ceiling SECONDS: a time limit scaled by IRNET_TEST_SLOWDOWN; uml-run.sh
+# passes both it and the path of tests/ceiling.sh (the guest sees the
+# host's files at their paths).
 # shellcheck source=../../ceiling.sh
-. "$(dirname "$0")/../../ceiling.sh"
+. "${IRNET_CEILING_SH:?uml-run.sh sets IRNET_CEILING_SH}"
 
 # fail WHY: prints WHY and every log and error file in TMPDIR, exits 1.
 fail() {
