@@ -162,7 +162,9 @@ act() {
 	send-start)
 		# About 5 kB/s, below 115200 baud: with rx_trigger 1 each byte
 		# can be an interrupt, and the guest has one emulated CPU.
-		while sleep 0.1; do head -c 500 /dev/zero | tr '\0' U; done |
+		# The loop ends when socat is gone (tr's write fails), or
+		# it would outlive the test, forking forever.
+		while sleep 0.1; do head -c 500 /dev/zero | tr '\0' U || exit 0; done |
 			socat -u - "UNIX-CONNECT:$s1" 2>>"$work/sender.log" &
 		sender=$!
 		;;

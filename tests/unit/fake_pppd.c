@@ -18,13 +18,36 @@
 
 #include "fake_pppd.h"
 
+/* Says which frame came instead of the one expected: another expected
+ * frame (duplicated or reordered), a piece of one (cut), or nothing known
+ * (joined or corrupt), so that a failure under load can be diagnosed from
+ * the log alone. */
+static void report_mismatch(const struct fake_pppd *p, const uint8_t *f, size_t len)
+{
+	print_message("fake pppd: frame %zu of %zu: got %zu bytes, want %zu\n", p->got,
+		      p->nexpect, len, p->got < p->nexpect ? p->expect[p->got].len : 0);
+	for (size_t i = 0; i < p->nexpect; i++) {
+		const struct fake_frame *x = &p->expect[i];
+		if (x->len == len && memcmp(x->data, f, len) == 0)
+			print_message("fake pppd:   it is expected frame %zu\n", i);
+		else if (len < x->len && memcmp(x->data, f, len) == 0)
+			print_message("fake pppd:   it is the head of expected frame %zu\n", i);
+		else if (len < x->len && memcmp(x->data + x->len - len, f, len) == 0)
+			print_message("fake pppd:   it is the tail of expected frame %zu\n", i);
+		else if (len > x->len && memcmp(x->data, f, x->len) == 0)
+			print_message("fake pppd:   it starts with expected frame %zu\n", i);
+	}
+}
+
 static void on_frame(void *ctx, const uint8_t *f, size_t len)
 {
 	struct fake_pppd *p = ctx;
 
 	if (p->expect && (p->got >= p->nexpect || p->expect[p->got].len != len ||
-			  memcmp(p->expect[p->got].data, f, len) != 0))
+			  memcmp(p->expect[p->got].data, f, len) != 0)) {
 		p->mismatch = true;
+		report_mismatch(p, f, len);
+	}
 	p->got++;
 	p->bytes_got += len;
 	p->last_frame_us = eloop_now_us();

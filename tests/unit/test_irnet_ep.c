@@ -747,6 +747,10 @@ int main(void)
 	};
 	const struct CMUnitTest record[] = { cmocka_unit_test(frames_both_ways) };
 
+	/* IRNET_EP_ONLY=NAME runs the cases matching NAME (a cmocka
+	 * pattern), e.g. to repeat one under load */
+	if (getenv("IRNET_EP_ONLY"))
+		cmocka_set_test_filter(getenv("IRNET_EP_ONLY"));
 	/* the pppdump check needs the first test alone */
 	if (getenv("IRNET_EP_RECORD"))
 		return cmocka_run_group_tests_name("irnet_ep_record", record, NULL, NULL);
