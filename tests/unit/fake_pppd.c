@@ -36,6 +36,13 @@ static void report_mismatch(const struct fake_pppd *p, const uint8_t *f, size_t 
 			print_message("fake pppd:   it is the tail of expected frame %zu\n", i);
 		else if (len > x->len && memcmp(x->data, f, x->len) == 0)
 			print_message("fake pppd:   it starts with expected frame %zu\n", i);
+		if (getenv("FAKE_PPPD_LOCATE") && len >= 16)
+			for (size_t o = 0; o + 16 <= x->len; o++) {
+				if (memcmp(x->data + o, f, 16) == 0)
+					print_message("fake pppd:   its head is at %zu of frame %zu\n", o, i);
+				if (memcmp(x->data + o, f + len - 16, 16) == 0)
+					print_message("fake pppd:   its end is at %zu of frame %zu\n", o + 16, i);
+			}
 	}
 }
 
