@@ -736,11 +736,18 @@ static void arm_final_watch(struct irlap *st)
 	irlap_start_timer(st, T_FINAL, at);
 }
 
-/* Our poll has just been handed over: watch for its answer, whose
- * I-frames lie in [Vr, Vr + W) (see may_hold). */
+/* Our poll has just been handed over: watch for its answer.  Its
+ * I-frames should lie in [Vr, Vr + W), but the burst that comes next may
+ * be a late answer to an earlier poll that we repeated (the peer heard
+ * both, answered the first slowly): old frames, whose Ns lie in that
+ * range too, 8 numbers on.  Kept, they would be delivered a lap later
+ * in place of new ones (tests/unit/test_irlap
+ * stale_answer_to_repeated_poll).  So nothing is kept before a frame
+ * of this burst came in sequence (take_iframe anchors it then): losing
+ * the first frame of an answer costs the go-back-N resend, never data. */
 static void watch_answer(struct irlap *st)
 {
-	anchor_burst(st, st->vr, (uint8_t)st->q.rx_window);
+	st->rx_anchored = false;
 	st->poll_end = st->tx_end;
 	st->heard_since_poll = false;
 	st->damaged = false;
@@ -946,8 +953,8 @@ static void deliver_iframe(struct irlap *st, const uint8_t *data, size_t len)
  * cannot tell a new frame from an old one sent again by a peer that did
  * not hear our last Nr.  What is known: the Ns the rest of the peer's
  * burst can carry lie in [rx_lo, rx_lo + rx_span) (mod 8):
- *  - after our poll (primary): the secondary answers only a poll, which
- *    carried our Vr as Nr, so its window starts there: [Vr, Vr + W);
+ *  - after our poll (primary) nothing is known: the secondary answers a
+ *    poll, but maybe an earlier one that we repeated (watch_answer);
  *  - after an I-frame taken in sequence (either role): a peer sends a
  *    burst in increasing Ns order within its window, so what follows
  *    lies in [Ns + 1, Ns + W).

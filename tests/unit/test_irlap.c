@@ -1609,6 +1609,56 @@ static void srej_gives_way_to_rr_when_the_peer_ignores_it(void **state)
 	srej_polls_unanswered(false);
 }
 
+/* ---- a late answer to a repeated poll ---------------------------------- */
+
+/* The secondary answers one frame (ns, F) per poll. */
+static void answer(struct h *h, uint8_t caddr, uint8_t ns, bool f, const char *text)
+{
+	uint8_t buf[64];
+	size_t n = iframe(buf, caddr, false, ns, 0, f, text);
+
+	input(h, buf, n);
+}
+
+static void late_answer_is_not_kept(void **state)
+{
+	/* Our poll's F-timer fired and we polled again; the secondary heard
+	 * both polls and answered the first late (a busy machine, a full-
+	 * duplex wire).  Its answer to the second repeats frames 0..2 after
+	 * we took them and polled with Nr=3: their Ns look new, 8 on.  Kept,
+	 * they came out a lap later in place of frames 0 and 1 of the next
+	 * lap (test_irnet_ep's PPP frames cut and mixed under load). */
+	static const char *const want[] = { "a0", "a1", "a2", "b3", "b4",
+					    "b5", "b6", "b7", "c0", "c1" };
+	struct h *h = make(OURS, 9, 5000, false);
+	uint8_t caddr = connect_primary(h);
+	size_t k = 0;
+	(void)state;
+
+	run_until(h, h->now + 600000); /* the poll repeated */
+	for (int copy = 0; copy < 2; copy++) {
+		answer(h, caddr, 0, false, "a0");
+		answer(h, caddr, 1, false, "a1");
+		answer(h, caddr, 2, true, "a2");
+		run_until(h, h->now + 20000); /* our next poll: Nr=3 */
+	}
+	for (uint8_t i = 3; i < 10; i++) {
+		answer(h, caddr, i & 7, true, want[i]);
+		run_until(h, h->now + 20000);
+	}
+	for (size_t i = 0; i < h->nev; i++) {
+		if (h->ev[i].type != IRLAP_EV_DATA)
+			continue;
+		assert_true(k < 10);
+		assert_int_equal(h->ev[i].len, 2);
+		assert_memory_equal(h->ev[i].data, want[k], 2);
+		k++;
+	}
+	assert_int_equal(k, 10);
+	assert_int_equal(irlap_get_stats(h->st)->iframes_held, 0);
+	destroy(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1647,6 +1697,7 @@ int main(void)
 		cmocka_unit_test(unsegmentable_data_goes_at_full_size),
 		cmocka_unit_test(polls_again_when_the_answer_is_known_lost),
 		cmocka_unit_test(srej_gives_way_to_rr_when_the_peer_ignores_it),
+		cmocka_unit_test(late_answer_is_not_kept),
 	};
 	return cmocka_run_group_tests_name("irlap", tests, NULL, NULL);
 }
