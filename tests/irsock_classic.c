@@ -86,9 +86,11 @@ struct irda_device_list {
 	struct irda_device_info dev[1];
 };
 
+/* the name fields are IAS_EXPORT_CLASSNAME (64) and IAS_EXPORT_ATTRIBNAME
+ * (256) bytes, not the protocol's limits of 60 */
 struct irda_ias_set {
-	char irda_class_name[60];
-	char irda_attrib_name[60];
+	char irda_class_name[64];
+	char irda_attrib_name[256];
 	unsigned int irda_attrib_type;
 	union {
 		unsigned int irda_attrib_int;
@@ -104,6 +106,7 @@ struct irda_ias_set {
 	} attribute;
 	unsigned int daddr;
 };
+_Static_assert(sizeof(struct irda_ias_set) == 1356, "irda_ias_set as Linux laid it out");
 
 /* --- helpers --- */
 

@@ -499,7 +499,7 @@ EXPORT int bind(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 		return g.real.bind(fd, addr.__sockaddr__, len);
 
 	int rc = 0;
-	struct irsock_sockaddr sa;
+	struct sockaddr_irda sa;
 	pthread_mutex_lock(&e->lock);
 	if (len != sizeof(sa) || !addr.__sockaddr__) {
 		rc = EINVAL;
@@ -507,11 +507,11 @@ EXPORT int bind(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 		rc = EINVAL;
 	} else {
 		memcpy(&sa, addr.__sockaddr__, sizeof(sa));
-		irsock_copy_name(e->name, sizeof(e->name), sa.name, sizeof(sa.name));
-		e->bind_lsap = sa.lsap_sel;
+		irsock_copy_name(e->name, sizeof(e->name), sa.sir_name, sizeof(sa.sir_name));
+		e->bind_lsap = sa.sir_lsap_sel;
 		e->bound = true;
 		log_msg(&g.log, LOG_LEVEL_DEBUG, "fd %d: bind(\"%s\", LSAP %#x)", fd, e->name,
-			sa.lsap_sel);
+			sa.sir_lsap_sel);
 	}
 	pthread_mutex_unlock(&e->lock);
 	ent_put(e);
@@ -621,7 +621,7 @@ out:
 
 static void put_addr(__SOCKADDR_ARG addr, socklen_t *len, uint32_t a, uint8_t lsap)
 {
-	struct irsock_sockaddr sa;
+	struct sockaddr_irda sa;
 
 	if (!addr.__sockaddr__ || !len)
 		return;
@@ -858,7 +858,7 @@ EXPORT int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 		return g.real.connect(fd, addr.__sockaddr__, len);
 
 	int rc = 0;
-	struct irsock_sockaddr sa;
+	struct sockaddr_irda sa;
 	pthread_mutex_lock(&e->lock);
 	switch (e->st) {
 	case ST_CONNECTED:
@@ -892,11 +892,11 @@ EXPORT int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 	}
 	j->e = e;
 	j->fd = fd;
-	irsock_copy_name(j->class_name, sizeof(j->class_name), sa.name, sizeof(sa.name));
-	j->by_any = sa.addr == 0 || sa.addr == IRSOCK_ADDR_ANY;
-	j->req.daddr = j->by_any ? 0 : sa.addr;
+	irsock_copy_name(j->class_name, sizeof(j->class_name), sa.sir_name, sizeof(sa.sir_name));
+	j->by_any = sa.sir_addr == 0 || sa.sir_addr == IRSOCK_ADDR_ANY;
+	j->req.daddr = j->by_any ? 0 : sa.sir_addr;
 	j->req.mode = e->type == SOCK_STREAM ? IRDAD_MODE_STREAM : IRDAD_MODE_SAR;
-	if (j->class_name[0] || sa.lsap_sel >= 0x70 || j->by_any) {
+	if (j->class_name[0] || sa.sir_lsap_sel >= 0x70 || j->by_any) {
 		if (!j->class_name[0]) {   /* af_irda looked for "" and found nothing */
 			free(j);
 			rc = EADDRNOTAVAIL;
@@ -904,10 +904,10 @@ EXPORT int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 		}
 		j->req.class_name = j->class_name;
 	} else {
-		j->req.lsap = sa.lsap_sel;
+		j->req.lsap = sa.sir_lsap_sel;
 	}
 	log_msg(&g.log, LOG_LEVEL_DEBUG, "fd %d: connect(%08x, \"%s\", LSAP %#x)%s", fd,
-		j->req.daddr, j->class_name, sa.lsap_sel, fd_nonblocking(fd) ? " non-blocking" : "");
+		j->req.daddr, j->class_name, sa.sir_lsap_sel, fd_nonblocking(fd) ? " non-blocking" : "");
 	if (fd_nonblocking(fd)) {
 		rc = start_nonblocking(e, fd, j);
 		goto out;
@@ -967,7 +967,7 @@ static int opt_enumdevices(struct ent *e, void *val, socklen_t *len)
 
 static int opt_ias_query(struct ent *e, void *val, socklen_t *len)
 {
-	struct irsock_ias_set set;
+	struct irda_ias_set set;
 	char cls[IRSOCK_IAS_CLASS_MAX + 1], attr[IRSOCK_IAS_ATTR_MAX + 1];
 	struct irnet_ias_value v;
 	size_t n = 0;
@@ -978,8 +978,8 @@ static int opt_ias_query(struct ent *e, void *val, socklen_t *len)
 	uint32_t daddr = e->st == ST_CONNECTED ? e->ci.daddr : set.daddr;
 	if (daddr == 0 || daddr == IRSOCK_ADDR_ANY)
 		return EINVAL;
-	irsock_copy_name(cls, sizeof(cls), set.class_name, sizeof(set.class_name));
-	irsock_copy_name(attr, sizeof(attr), set.attrib_name, sizeof(set.attrib_name));
+	irsock_copy_name(cls, sizeof(cls), set.irda_class_name, sizeof(set.irda_class_name));
+	irsock_copy_name(attr, sizeof(attr), set.irda_attrib_name, sizeof(set.irda_attrib_name));
 	pthread_mutex_lock(&e->s->lock);
 	int r = irnet_client_ias_query(e->s->cl, daddr, cls, attr, &v, 1, &n, REQ_TIMEOUT_MS);
 	if (r < 0)
@@ -995,7 +995,7 @@ static int opt_ias_query(struct ent *e, void *val, socklen_t *len)
 		return EINVAL;
 	memcpy(val, &set, sizeof(set));
 	log_msg(&g.log, LOG_LEVEL_DEBUG, "IRLMP_IAS_QUERY %08x \"%s\" \"%s\": type %u", daddr, cls,
-		attr, set.attrib_type);
+		attr, set.irda_attrib_type);
 	return 0;
 }
 
@@ -1074,15 +1074,15 @@ EXPORT int getsockopt(int fd, int level, int name, void *restrict val, socklen_t
 
 static int opt_ias_set(struct ent *e, int fd, const void *val, socklen_t len)
 {
-	struct irsock_ias_set set;
+	struct irda_ias_set set;
 	struct irnet_ias_attr a;
 	char cls[IRSOCK_IAS_CLASS_MAX + 1], attr[IRSOCK_IAS_ATTR_MAX + 1];
 
 	if (!val || len != sizeof(set))
 		return EINVAL;
 	memcpy(&set, val, sizeof(set));
-	irsock_copy_name(cls, sizeof(cls), set.class_name, sizeof(set.class_name));
-	irsock_copy_name(attr, sizeof(attr), set.attrib_name, sizeof(set.attrib_name));
+	irsock_copy_name(cls, sizeof(cls), set.irda_class_name, sizeof(set.irda_class_name));
+	irsock_copy_name(attr, sizeof(attr), set.irda_attrib_name, sizeof(set.irda_attrib_name));
 	if (!cls[0]) {   /* "": the object of the socket's own bind */
 		const char *own = ias_class_for(e);
 		if (!own)
@@ -1113,14 +1113,14 @@ static int opt_ias_set(struct ent *e, int fd, const void *val, socklen_t len)
 
 static int opt_ias_del(struct ent *e, int fd, const void *val, socklen_t len)
 {
-	struct irsock_ias_set set;
+	struct irda_ias_set set;
 	char cls[IRSOCK_IAS_CLASS_MAX + 1], attr[IRSOCK_IAS_ATTR_MAX + 1];
 
 	if (!val || len != sizeof(set))
 		return EINVAL;
 	memcpy(&set, val, sizeof(set));
-	irsock_copy_name(cls, sizeof(cls), set.class_name, sizeof(set.class_name));
-	irsock_copy_name(attr, sizeof(attr), set.attrib_name, sizeof(set.attrib_name));
+	irsock_copy_name(cls, sizeof(cls), set.irda_class_name, sizeof(set.irda_class_name));
+	irsock_copy_name(attr, sizeof(attr), set.irda_attrib_name, sizeof(set.irda_attrib_name));
 	if (!cls[0] && ias_class_for(e))
 		snprintf(cls, sizeof(cls), "%s", ias_class_for(e));
 	for (size_t i = 0; i < e->nias; i++) {

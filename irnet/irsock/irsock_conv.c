@@ -21,8 +21,8 @@ bool irsock_hints_match(uint16_t api_hints, uint16_t mask)
 int irsock_fill_devices(void *buf, size_t cap, uint32_t saddr, const struct irnet_station *st,
 			size_t n, uint16_t mask)
 {
-	const size_t head = offsetof(struct irsock_device_list, dev);
-	struct irsock_device_info all[IRNET_CLIENT_STATIONS_MAX];
+	const size_t head = offsetof(struct irda_device_list, dev);
+	struct irda_device_info all[IRNET_CLIENT_STATIONS_MAX];
 	uint32_t count = 0;
 
 	if (cap < head)
@@ -30,7 +30,7 @@ int irsock_fill_devices(void *buf, size_t cap, uint32_t saddr, const struct irne
 	for (size_t i = 0; i < n && count < IRNET_CLIENT_STATIONS_MAX; i++) {
 		if (!irsock_hints_match(st[i].hints, mask))
 			continue;
-		struct irsock_device_info *d = &all[count++];
+		struct irda_device_info *d = &all[count++];
 		memset(d, 0, sizeof(*d));
 		d->saddr = saddr;
 		d->daddr = st[i].addr;
@@ -51,54 +51,54 @@ int irsock_fill_devices(void *buf, size_t cap, uint32_t saddr, const struct irne
 	return (int)total;
 }
 
-int irsock_fill_ias_value(struct irsock_ias_set *set, const struct irnet_ias_value *v)
+int irsock_fill_ias_value(struct irda_ias_set *set, const struct irnet_ias_value *v)
 {
 	memset(&set->attribute, 0, sizeof(set->attribute));
 	switch (v->type) {
 	case IRDAD_IAS_INT:
-		set->attribute.integer = v->integer;
+		set->attribute.irda_attrib_int = v->integer;
 		break;
 	case IRDAD_IAS_OCTETS: {
 		size_t len = v->len < IRSOCK_IAS_OCTETS_MAX ? v->len : IRSOCK_IAS_OCTETS_MAX;
-		set->attribute.octets.len = (unsigned short)len;
-		memcpy(set->attribute.octets.bytes, v->bytes, len);
+		set->attribute.irda_attrib_octet_seq.len = (unsigned short)len;
+		memcpy(set->attribute.irda_attrib_octet_seq.octet_seq, v->bytes, len);
 		break;
 	}
 	case IRDAD_IAS_STRING: {
 		/* the kernel put a NUL after the string: room for it */
 		size_t len = v->len < IRSOCK_IAS_STRING_MAX - 1 ? v->len : IRSOCK_IAS_STRING_MAX - 1;
-		set->attribute.string.len = (uint8_t)len;
-		set->attribute.string.charset = v->charset;
-		memcpy(set->attribute.string.bytes, v->bytes, len);
+		set->attribute.irda_attrib_string.len = (uint8_t)len;
+		set->attribute.irda_attrib_string.charset = v->charset;
+		memcpy(set->attribute.irda_attrib_string.string, v->bytes, len);
 		break;
 	}
 	default:
 		return -EINVAL;
 	}
-	set->attrib_type = v->type;
+	set->irda_attrib_type = v->type;
 	return 0;
 }
 
-int irsock_ias_attr_from_set(const struct irsock_ias_set *set, struct irnet_ias_attr *attr)
+int irsock_ias_attr_from_set(const struct irda_ias_set *set, struct irnet_ias_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
-	switch (set->attrib_type) {
+	switch (set->irda_attrib_type) {
 	case IRSOCK_IAS_INTEGER:
 		attr->type = IRDAD_IAS_INT;
-		attr->integer = set->attribute.integer;
+		attr->integer = set->attribute.irda_attrib_int;
 		return 0;
 	case IRSOCK_IAS_OCTETS:
-		if (set->attribute.octets.len > IRSOCK_IAS_OCTETS_MAX)
+		if (set->attribute.irda_attrib_octet_seq.len > IRSOCK_IAS_OCTETS_MAX)
 			return -EINVAL;
 		attr->type = IRDAD_IAS_OCTETS;
-		attr->bytes = set->attribute.octets.bytes;
-		attr->len = set->attribute.octets.len;
+		attr->bytes = set->attribute.irda_attrib_octet_seq.octet_seq;
+		attr->len = set->attribute.irda_attrib_octet_seq.len;
 		return 0;
 	case IRSOCK_IAS_STRING:
 		attr->type = IRDAD_IAS_STRING;
-		attr->bytes = set->attribute.string.bytes;
-		attr->len = set->attribute.string.len;
-		attr->charset = set->attribute.string.charset;
+		attr->bytes = set->attribute.irda_attrib_string.string;
+		attr->len = set->attribute.irda_attrib_string.len;
+		attr->charset = set->attribute.irda_attrib_string.charset;
 		return 0;
 	default:
 		return -EINVAL;
@@ -114,12 +114,12 @@ void irsock_copy_name(char *dst, size_t dstcap, const char *src, size_t srccap)
 	dst[n] = '\0';
 }
 
-void irsock_make_addr(struct irsock_sockaddr *sa, uint32_t addr, uint8_t lsap)
+void irsock_make_addr(struct sockaddr_irda *sa, uint32_t addr, uint8_t lsap)
 {
 	memset(sa, 0, sizeof(*sa));
-	sa->family = IRSOCK_AF;
-	sa->lsap_sel = lsap;
-	sa->addr = addr;
+	sa->sir_family = IRSOCK_AF;
+	sa->sir_lsap_sel = lsap;
+	sa->sir_addr = addr;
 }
 
 int irsock_connect_errno(int err, const char *text, bool by_any)

@@ -35,18 +35,18 @@ int irsock_fill_devices(void *buf, size_t cap, uint32_t saddr, const struct irne
 
 /* The first value of an IAS answer into an irda_ias_set's value fields;
  * -EINVAL for a value the ABI cannot carry (a missing one). */
-int irsock_fill_ias_value(struct irsock_ias_set *set, const struct irnet_ias_value *v);
+int irsock_fill_ias_value(struct irda_ias_set *set, const struct irnet_ias_value *v);
 
 /* An irda_ias_set's value as an attribute to register (name and bytes
  * point into set); -EINVAL for an unknown type or a length past its
  * field. */
-int irsock_ias_attr_from_set(const struct irsock_ias_set *set, struct irnet_ias_attr *attr);
+int irsock_ias_attr_from_set(const struct irda_ias_set *set, struct irnet_ias_attr *attr);
 
 /* A name field of the ABI (not always NUL-terminated) as a C string. */
 void irsock_copy_name(char *dst, size_t dstcap, const char *src, size_t srccap);
 
 /* An address for getsockname/getpeername. */
-void irsock_make_addr(struct irsock_sockaddr *sa, uint32_t addr, uint8_t lsap);
+void irsock_make_addr(struct sockaddr_irda *sa, uint32_t addr, uint8_t lsap);
 
 /* What connect() answers for irdad's error to a CONNECT (err negative,
  * text irdad's words): af_irda's errno, positive.  by_any: the request

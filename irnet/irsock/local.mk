@@ -7,7 +7,7 @@
 # flags (an ASan-instrumented preload library cannot load into a program
 # that is not), with hidden symbols except the calls it interposes.
 pkglib_LTLIBRARIES = irnet/irsock/libirsock.la
-irnet_irsock_libirsock_la_SOURCES = irnet/irsock/irsock.c irnet/irsock/irsock_abi.h \
+irnet_irsock_libirsock_la_SOURCES = irnet/irsock/irsock.c irnet/irsock/irsock_abi.h irnet/irsock/linux/irda.h \
 	irnet/irsock/irsock_conv.c irnet/irsock/irsock_conv.h \
 	irnet/api/irnet_client.c irnet/api/irnet_client.h \
 	irnet/api/irdad_msg.c irnet/api/irdad_msg.h irnet/api/fdpass.c irnet/api/fdpass.h \
@@ -33,8 +33,16 @@ tests_irsock_classic_CPPFLAGS =
 tests_irsock_classic_CFLAGS = $(IRNET_CFLAGS)
 tests_irsock_classic_LDFLAGS =
 
+# IAS through irsock by a program with Linux's irda_ias_set layout
+# declared by itself (tests/irsock-ias.sh), built like irsock_classic.
+noinst_PROGRAMS += tests/irsock_ias
+tests_irsock_ias_SOURCES = tests/irsock_ias.c
+tests_irsock_ias_CPPFLAGS =
+tests_irsock_ias_CFLAGS = $(IRNET_CFLAGS)
+tests_irsock_ias_LDFLAGS =
+
 # Over two irdad on irwire in real time (about 40 s and 60 s).
-TESTS += tests/irsock-api.sh tests/irsock-ircp.sh
+TESTS += tests/irsock-api.sh tests/irsock-ircp.sh tests/irsock-ias.sh
 # the 1 MiB echo of the issue: about 200 s of real time, little CPU
 TESTS += tests/irsock-echo.sh
 EXTRA_DIST += tests/irsock-lib.sh

@@ -120,7 +120,7 @@ static void test_hint_mask(void **state)
 static void test_ias_values(void **state)
 {
 	(void)state;
-	struct irsock_ias_set set;
+	struct irda_ias_set set;
 	struct irnet_ias_value v;
 	uint8_t raw[sizeof(set)];
 
@@ -129,8 +129,8 @@ static void test_ias_values(void **state)
 	v.integer = 0x12345678;
 	assert_int_equal(irsock_fill_ias_value(&set, &v), 0);
 	memcpy(raw, &set, sizeof(set));
-	assert_int_equal(get_u32(raw + 120), 1);
-	assert_int_equal(get_u32(raw + 124), 0x12345678);
+	assert_int_equal(get_u32(raw + 320), 1);
+	assert_int_equal(get_u32(raw + 324), 0x12345678);
 
 	v.type = IRDAD_IAS_STRING;
 	v.charset = 1;
@@ -138,22 +138,22 @@ static void test_ias_values(void **state)
 	memcpy(v.bytes, "hello", 5);
 	assert_int_equal(irsock_fill_ias_value(&set, &v), 0);
 	memcpy(raw, &set, sizeof(set));
-	assert_int_equal(get_u32(raw + 120), 3);
-	assert_int_equal(raw[124], 5);   /* u8 len */
-	assert_int_equal(raw[125], 1);   /* charset */
-	assert_memory_equal(raw + 126, "hello", 6);   /* NUL after it */
+	assert_int_equal(get_u32(raw + 320), 3);
+	assert_int_equal(raw[324], 5);   /* u8 len */
+	assert_int_equal(raw[325], 1);   /* charset */
+	assert_memory_equal(raw + 326, "hello", 6);   /* NUL after it */
 
 	v.type = IRDAD_IAS_OCTETS;
 	v.len = 1024;
 	memset(v.bytes, 0x5a, 1024);
 	assert_int_equal(irsock_fill_ias_value(&set, &v), 0);
 	memcpy(raw, &set, sizeof(set));
-	assert_int_equal(get_u32(raw + 120), 2);
+	assert_int_equal(get_u32(raw + 320), 2);
 	uint16_t len;
-	memcpy(&len, raw + 124, 2);
+	memcpy(&len, raw + 324, 2);
 	assert_int_equal(len, 1024);
-	assert_int_equal(raw[126], 0x5a);
-	assert_int_equal(raw[126 + 1023], 0x5a);
+	assert_int_equal(raw[326], 0x5a);
+	assert_int_equal(raw[326 + 1023], 0x5a);
 
 	v.type = IRDAD_IAS_MISSING;
 	assert_int_equal(irsock_fill_ias_value(&set, &v), -EINVAL);
@@ -162,28 +162,52 @@ static void test_ias_values(void **state)
 static void test_ias_attr_from_set(void **state)
 {
 	(void)state;
-	struct irsock_ias_set set;
+	struct irda_ias_set set;
 	struct irnet_ias_attr a;
 
 	memset(&set, 0, sizeof(set));
-	set.attrib_type = IRSOCK_IAS_STRING;
-	set.attribute.string.len = 3;
-	set.attribute.string.charset = 0;
-	memcpy(set.attribute.string.bytes, "abc", 3);
+	set.irda_attrib_type = IRSOCK_IAS_STRING;
+	set.attribute.irda_attrib_string.len = 3;
+	set.attribute.irda_attrib_string.charset = 0;
+	memcpy(set.attribute.irda_attrib_string.string, "abc", 3);
 	assert_int_equal(irsock_ias_attr_from_set(&set, &a), 0);
 	assert_int_equal(a.type, IRDAD_IAS_STRING);
 	assert_int_equal(a.len, 3);
 	assert_memory_equal(a.bytes, "abc", 3);
-	set.attrib_type = IRSOCK_IAS_OCTETS;
-	set.attribute.octets.len = 1025;
+	set.irda_attrib_type = IRSOCK_IAS_OCTETS;
+	set.attribute.irda_attrib_octet_seq.len = 1025;
 	assert_int_equal(irsock_ias_attr_from_set(&set, &a), -EINVAL);
-	set.attrib_type = IRSOCK_IAS_INTEGER;
-	set.attribute.integer = 7;
+	set.irda_attrib_type = IRSOCK_IAS_INTEGER;
+	set.attribute.irda_attrib_int = 7;
 	assert_int_equal(irsock_ias_attr_from_set(&set, &a), 0);
 	assert_int_equal(a.type, IRDAD_IAS_INT);
 	assert_int_equal(a.integer, 7);
-	set.attrib_type = 9;
+	set.irda_attrib_type = 9;
 	assert_int_equal(irsock_ias_attr_from_set(&set, &a), -EINVAL);
+
+	/* a block as a program compiled against the ABI fills it, by offset:
+	 * class at 0, attribute name at 64, type at 320, an octet sequence's
+	 * u16 length at 324 and its bytes from 326, daddr at 1352 */
+	uint8_t raw[1356];
+	assert_int_equal(sizeof(set), sizeof(raw));
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw, "Cls", 3);
+	memcpy(raw + 64, "Attr", 4);
+	uint32_t type = IAS_OCT_SEQ, daddr = 0xa1b2c3d4;
+	uint16_t olen = 4;
+	memcpy(raw + 320, &type, 4);
+	memcpy(raw + 324, &olen, 2);
+	memcpy(raw + 326, "\x01\x02\x03\x04", 4);
+	memcpy(raw + 1352, &daddr, 4);
+	memcpy(&set, raw, sizeof(set));
+	assert_string_equal(set.irda_class_name, "Cls");
+	assert_string_equal(set.irda_attrib_name, "Attr");
+	assert_int_equal(set.daddr, 0xa1b2c3d4);
+	assert_int_equal(irsock_ias_attr_from_set(&set, &a), 0);
+	assert_int_equal(a.type, IRDAD_IAS_OCTETS);
+	assert_int_equal(a.len, 4);
+	assert_memory_equal(a.bytes, "\x01\x02\x03\x04", 4);
+	assert_ptr_equal(a.bytes, (const uint8_t *)&set + 326);
 }
 
 static void test_errno_mapping(void **state)
@@ -218,7 +242,7 @@ static void test_names(void **state)
 	assert_string_equal(out, "OBEX");
 	irsock_copy_name(out, 3, name, sizeof(name));
 	assert_string_equal(out, "OB");
-	struct irsock_sockaddr sa;
+	struct sockaddr_irda sa;
 	irsock_make_addr(&sa, 0x01020304, 0x12);
 	uint8_t raw[sizeof(sa)];
 	memcpy(raw, &sa, sizeof(sa));
