@@ -251,6 +251,9 @@ static void reset_sequence(struct irlap *st)
 	st->srej_probe = false;
 	st->rx_held = 0;
 	st->rx_anchored = false;
+	st->rx_count = 0;
+	st->turns_len = 0;
+	st->turns_done_nr = 0;
 	st->early_polled = false;
 	st->final_was_srej = false;
 	st->answer_delay_us = 0;
@@ -437,6 +440,73 @@ static void plan_new_frames(struct irlap *st, struct turn *t, uint32_t bofs, boo
 	}
 }
 
+/* ---- the turns the peer may still act on ---------------------------- */
+
+/* We end a turn (P or F) carrying Nr = Vr.  A full list merges the new
+ * turn into its newest entry: a lower Nr than the truth only keeps
+ * fewer frames. */
+static void note_turn_sent(struct irlap *st)
+{
+	struct irlap_turn_nr *last;
+
+	if (st->turns_len) {
+		last = &st->turns_out[(st->turns_head + st->turns_len - 1) & 7];
+		if (last->nr == st->rx_count || st->turns_len == 8) {
+			last->count++;
+			return;
+		}
+	}
+	st->turns_out[(st->turns_head + st->turns_len) & 7] =
+		(struct irlap_turn_nr){ .nr = st->rx_count, .count = 1 };
+	st->turns_len++;
+}
+
+static void drop_oldest_turn(struct irlap *st)
+{
+	st->turns_done_nr = st->turns_out[st->turns_head].nr;
+	st->turns_head = (st->turns_head + 1) & 7;
+	st->turns_len--;
+}
+
+static void retire_oldest_turn(struct irlap *st)
+{
+	if (!st->turns_len || --st->turns_out[st->turns_head].count)
+		return;
+	drop_oldest_turn(st);
+}
+
+/* The peer's P/F frame answers one of our turns, the oldest still open
+ * or a later one: the peer takes them in order, so no answer to the
+ * oldest can follow. */
+static void note_peer_final(struct irlap *st)
+{
+	retire_oldest_turn(st);
+}
+
+/* Frame rx_count - 1 came: the peer's window started above the Nr of
+ * any turn 7 or more below it, so those turns are done. */
+static void prune_turns(struct irlap *st)
+{
+	while (st->turns_len && st->turns_out[st->turns_head].nr + 7 < st->rx_count)
+		drop_oldest_turn(st);
+}
+
+/* Whether an I-frame d (1..7) above Vr may be an old copy: the peer
+ * sends from a window that starts at the Nr it last heard, no lower
+ * than our oldest open turn's (with none open, the last one answered);
+ * below Vr, down to there, are frames already delivered whose Ns lie 8
+ * on.  As primary this is exact: a secondary answers only polls it
+ * heard, in order.  As secondary a primary that resends on its F-timer
+ * (Linux) can make us retire a turn it never heard, but what it resends
+ * then comes after the quiet that ends a burst and holds no frame in
+ * sequence, so nothing in it is anchored (may_hold). */
+static bool may_be_old_copy(const struct irlap *st, unsigned d)
+{
+	uint64_t floor = st->turns_len ? st->turns_out[st->turns_head].nr : st->turns_done_nr;
+
+	return st->rx_count + d >= floor + 8;
+}
+
 static void send_items(struct irlap *st, const struct turn *t, uint32_t pad, uint32_t bofs,
 		       bool final_in_items)
 {
@@ -449,11 +519,15 @@ static void send_items(struct irlap *st, const struct turn *t, uint32_t pad, uin
 			const struct irlap_buf *b = &st->ui[t->items[i].idx];
 			n = irlap_build_u(st->frame, sizeof(st->frame), st->caddr, st->primary,
 					  IRLAP_C_UI, last, b->data, b->len);
+			if (last)
+				note_turn_sent(st);
 		} else {
 			const struct irlap_slot *s = &st->win[t->items[i].idx];
 			n = irlap_build_i(st->frame, sizeof(st->frame), st->caddr, st->primary,
 					  t->items[i].idx, st->vr, last, s->data, s->len);
 			st->stats.iframes_tx++;
+			if (last)
+				note_turn_sent(st);
 		}
 		irlap_send(st, st->frame, n, xb, 0);
 	}
@@ -609,6 +683,7 @@ static void send_final_s(struct irlap *st, uint32_t xbofs)
 				 st->vr, true);
 
 	note_final(st, stype);
+	note_turn_sent(st);
 	irlap_send(st, st->frame, n, xbofs, 0);
 }
 
@@ -932,6 +1007,8 @@ static void deliver_iframe(struct irlap *st, const uint8_t *data, size_t len)
 {
 	struct irlap_event ev = { .type = IRLAP_EV_DATA, .data = data, .len = len };
 
+	st->rx_count++;
+	prune_turns(st);
 	st->vr = (st->vr + 1) & 7;
 	st->stats.iframes_rx++;
 	st->stats.payload_rx += len;
@@ -960,7 +1037,7 @@ static bool may_hold(const struct irlap *st, uint8_t ns, size_t len)
 	unsigned e = (st->vr - st->rx_anchor) & 7;
 
 	return srej_enabled(st) && st->rx_anchored && d > e && d < st->rx_span &&
-	       len <= IRLAP_MAX_DATA;
+	       !may_be_old_copy(st, (ns - st->vr) & 7) && len <= IRLAP_MAX_DATA;
 }
 
 static void take_iframe(struct irlap *st, const struct irlap_frame *f)
@@ -1010,8 +1087,10 @@ static bool take_numbered(struct irlap *st, const struct irlap_frame *f)
 	}
 	if (f->type == IRLAP_F_I)
 		take_iframe(st, f);
-	if (f->pf)
+	if (f->pf) {
 		st->rx_anchored = false; /* the peer's turn ends */
+		note_peer_final(st);
+	}
 	return true;
 }
 

@@ -147,6 +147,19 @@ struct irlap {
 	uint8_t rx_anchor;        /* [rx_anchor, rx_anchor + rx_span) */
 	uint8_t rx_span;
 	uint64_t rx_heard_at;     /* last line activity or frame heard */
+	/* The turns (P or F) we sent that the peer may still act on, oldest
+	 * first, by the Nr they carried, counted without wrapping (rx_count
+	 * when sent); each the peer's P/F frame retires one.  The peer's
+	 * I-frames come from a window that starts no lower than the oldest
+	 * Nr: with the frames it has delivered, which Ns can be an old copy
+	 * (see may_hold). */
+	uint64_t rx_count;        /* I-frames delivered: Vr without the wrap */
+	struct irlap_turn_nr {
+		uint64_t nr;
+		unsigned count;   /* turns with this Nr */
+	} turns_out[8];
+	unsigned turns_head, turns_len;
+	uint64_t turns_done_nr;   /* the Nr of the last turn retired */
 
 	/* Primary waiting for the final frame (early poll). */
 	uint64_t f_deadline;      /* the F-timer proper */

@@ -16,6 +16,8 @@
 #define TX_BUF 8192
 /* Steps at one virtual instant before the loop is declared stuck. */
 #define STUCK_STEPS 100000
+/* A stalled host's receive buffer (a tty's is 4 KiB; a pty's more). */
+#define STALL_RX_BUF 65536
 
 /* One station and its SIR codec, as either medium sees it. */
 struct sim_port {
@@ -44,6 +46,14 @@ struct sim {
 	uint32_t switch_delay_us[2];
 	uint32_t switch_baud[2];       /* a late switch pending, or 0 */
 	uint64_t switch_at[2];
+	struct sim_stall {
+		uint32_t gap_us, max_us;   /* 0: never stalls */
+		bool on;
+		uint64_t until;            /* the stall ends (on) */
+		uint64_t next;             /* the next one starts (!on) */
+		uint8_t *rx;               /* bytes that arrived meanwhile */
+		size_t nrx;
+	} stall[2];
 };
 
 /* A uniform draw in [0, 1) from the simulator's own generator. */
@@ -55,6 +65,12 @@ static double sim_uniform(struct sim *s)
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	z ^= z >> 31;
 	return (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* A duration drawn uniformly in [0, max_us). */
+static uint64_t draw_us(struct sim *s, uint32_t max_us)
+{
+	return (uint64_t)(sim_uniform(s) * max_us);
 }
 
 static const struct sim_app *port_app(const struct sim_port *p);
@@ -227,6 +243,20 @@ struct sim *sim_new(const struct sim_config *cfg, const struct irlap_config stat
 		return NULL;
 	}
 	for (int i = 0; i < 2; i++) {
+		struct sim_stall *h = &s->stall[i];
+
+		h->gap_us = cfg->stall_gap_us[i];
+		h->max_us = cfg->stall_max_us[i];
+		if (!h->gap_us)
+			continue;
+		h->next = draw_us(s, 2 * h->gap_us);
+		h->rx = malloc(STALL_RX_BUF);
+		if (!h->rx) {
+			sim_free(s);
+			return NULL;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
 		if (port_init(&s->port[i], s, i, false, &stations[i], cfg->log) != 0) {
 			sim_free(s);
 			return NULL;
@@ -246,8 +276,10 @@ void sim_free(struct sim *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		port_fini(&s->port[i]);
+		free(s->stall[i].rx);
+	}
 	wire_free(s->wire);
 	free(s);
 }
@@ -262,6 +294,83 @@ int sim_request(struct sim *s, int station, const struct irlap_request *req)
 	return irlap_request(s->port[station & 1].st, req, s->now);
 }
 
+/* ---- host stalls --------------------------------------------------------- */
+
+static void stall_hold(struct sim *s, int i, uint8_t byte)
+{
+	struct sim_stall *h = &s->stall[i];
+
+	if (h->nrx == STALL_RX_BUF) {
+		s->counters.stall_bytes_lost[i]++;
+		return;
+	}
+	h->rx[h->nrx++] = byte;
+}
+
+static void stall_begin(struct sim *s, int i)
+{
+	struct sim_stall *h = &s->stall[i];
+
+	h->on = true;
+	h->until = s->now + 1 + draw_us(s, h->max_us);
+	s->counters.stalls[i]++;
+	log_msg(s->log, LOG_LEVEL_DEBUG, "sim: station %d stalls for %llu us", i,
+		(unsigned long long)(h->until - s->now));
+}
+
+/* What waited for the host: its timers, and the bytes read now. */
+static void stall_end(struct sim *s, int i)
+{
+	struct sim_stall *h = &s->stall[i];
+	struct sim_port *p = &s->port[i];
+	bool timers_first = sim_uniform(s) < 0.5;
+
+	h->on = false;
+	h->next = s->now + 1 + draw_us(s, 2 * h->gap_us);
+	if (timers_first && irlap_deadline(p->st) <= s->now)
+		irlap_tick(p->st, s->now);
+	p->rx_at = s->now;
+	for (size_t k = 0; k < h->nrx; k++) {
+		sir_decoder_feed(p->dec, &h->rx[k], 1);
+		if (h->rx[k] != SIR_XBOF || sir_decoder_in_frame(p->dec))
+			irlap_media_activity(p->st, s->now, sir_decoder_in_frame(p->dec));
+	}
+	h->nrx = 0;
+}
+
+/* Starts and ends stalls due now. */
+static void stall_update(struct sim *s)
+{
+	for (int i = 0; i < 2; i++) {
+		struct sim_stall *h = &s->stall[i];
+
+		if (!h->gap_us)
+			continue;
+		if (h->on && h->until <= s->now)
+			stall_end(s, i);
+		else if (!h->on && h->next <= s->now)
+			stall_begin(s, i);
+	}
+}
+
+/* The next moment station i's host does something of its own. */
+static uint64_t station_deadline(const struct sim *s, int i)
+{
+	const struct sim_stall *h = &s->stall[i];
+	uint64_t t = irlap_deadline(s->port[i].st);
+
+	if (!h->gap_us)
+		return t;
+	if (h->on)
+		return h->until;
+	return t < h->next ? t : h->next;
+}
+
+bool sim_stalled(const struct sim *s, int station)
+{
+	return s->stall[station & 1].on;
+}
+
 static void on_wire_byte(void *ctx, int side, uint8_t byte, uint64_t at_us)
 {
 	struct sim *s = ctx;
@@ -269,6 +378,10 @@ static void on_wire_byte(void *ctx, int side, uint8_t byte, uint64_t at_us)
 
 	if (at_us > s->now)
 		s->now = at_us;
+	if (s->stall[side & 1].on) {
+		stall_hold(s, side & 1, byte);
+		return;
+	}
 	p->rx_at = at_us;
 	sir_decoder_feed(p->dec, &byte, 1);
 	if (byte != SIR_XBOF || sir_decoder_in_frame(p->dec))
@@ -287,7 +400,7 @@ static bool sim_step(struct sim *s, uint64_t limit)
 	uint64_t t = wire_next_event(s->wire);
 
 	for (int i = 0; i < 2; i++) {
-		t = min_u64(t, irlap_deadline(s->port[i].st));
+		t = min_u64(t, station_deadline(s, i));
 		if (s->switch_baud[i])
 			t = min_u64(t, s->switch_at[i]);
 	}
@@ -308,8 +421,9 @@ static bool sim_step(struct sim *s, uint64_t limit)
 			s->switch_baud[i] = 0;
 		}
 	}
+	stall_update(s);
 	for (int i = 0; i < 2; i++)
-		if (irlap_deadline(s->port[i].st) <= s->now)
+		if (!s->stall[i].on && irlap_deadline(s->port[i].st) <= s->now)
 			irlap_tick(s->port[i].st, s->now);
 	return true;
 }

@@ -65,6 +65,15 @@ struct sim_config {
 	 * Linux waits a fixed 60 ms where the driver cannot tell when the
 	 * frame has left (USB bridges, digest 2.8). */
 	uint32_t switch_delay_us[2];
+	/* Host stalls: a busy machine, whose scheduler runs something else
+	 * for a while.  Station i's host stops for up to stall_max_us[i],
+	 * about every stall_gap_us[i] (both drawn uniformly from the seed);
+	 * meanwhile the bytes that arrive wait in its receive buffer (its
+	 * UART still sends what it was given) and its timers do not fire.
+	 * On waking it handles the two in an order drawn each time, as an
+	 * event loop that finds a timer due and a readable port at once may.
+	 * 0: a host that never stalls. */
+	uint32_t stall_gap_us[2], stall_max_us[2];
 	/* Optional capture, from station 0's point of view: what it sends
 	 * (packet type 4) and what it receives intact (0). */
 	pcap_sink_fn pcap_sink;
@@ -76,6 +85,8 @@ struct sim_counters {
 	uint64_t frames_sent[2];
 	uint64_t frames_received[2];  /* intact frames that reached the station */
 	uint64_t frames_lost[2];      /* frame_loss victims, by sender */
+	uint64_t stalls[2];           /* host stalls, by station */
+	uint64_t stall_bytes_lost[2]; /* arrived while stalled, receive buffer full */
 	uint64_t events;              /* loop iterations */
 };
 
@@ -90,6 +101,10 @@ struct irlap *sim_station(struct sim *s, int station);
 const struct wire *sim_wire(const struct sim *s);
 const struct sim_counters *sim_counters(const struct sim *s);
 uint64_t sim_now(const struct sim *s);
+
+/* Whether station's host is stalled now (see stall_gap_us): the layers
+ * above should not run either. */
+bool sim_stalled(const struct sim *s, int station);
 
 /* irlap_request() at the current virtual time. */
 int sim_request(struct sim *s, int station, const struct irlap_request *req);

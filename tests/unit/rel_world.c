@@ -330,17 +330,29 @@ struct rel_world *rel_world_new(const struct rel_world_config *cfg)
 	sc.wire.drop = cfg->drop;
 	sc.wire.breaks = cfg->breaks;
 	sc.wire.n_breaks = cfg->n_breaks;
+	for (int i = 0; i < 2; i++) {
+		sc.stall_gap_us[i] = cfg->stall_gap_us;
+		sc.stall_max_us[i] = cfg->stall_max_us;
+	}
 	sc.log = cfg->log;
 	irlmp_config_defaults(&lc);
 	lc.log = cfg->log;
 	for (int i = 0; i < 2; i++) {
+		const struct logger *log = NULL;
+
+		if (cfg->log) {
+			w->station_log[i] = *cfg->log;
+			w->station_log[i].prefix = i ? "s1" : "s0";
+			log = &w->station_log[i];
+		}
+		lc.log = log;
 		irlap_config_defaults(&st[i], cfg->baud, 1000);
 		st[i].daddr = addr[i];
 		st[i].seed = cfg->seed * 2 + (uint64_t)i;
 		st[i].adapt_frame_size = true;
 		st[i].send_srej = true;
 		st[i].repoll_quiet_us = IRLAP_REPOLL_QUIET_US;
-		st[i].log = cfg->log;
+		st[i].log = log;
 		w->lap_ctx[i].w = w;
 		w->lap_ctx[i].idx = i;
 		w->lm[i] = irlmp_new(&lc, &lmp_ops, &w->lap_ctx[i]);
@@ -437,6 +449,9 @@ void rel_world_run_until(struct rel_world *w, uint64_t t_us)
 			t = t_us;
 		for (int i = 0; i < 2; i++) {
 			uint64_t d = irlmp_deadline(w->lm[i]);
+
+			if (sim_stalled(w->sim, i))
+				continue; /* its layers wait; the next step is soon */
 			if (d < t)
 				t = d > now ? d : now + 1;
 			for (int s = 0; s < REL_NSVC; s++) {
@@ -449,14 +464,20 @@ void rel_world_run_until(struct rel_world *w, uint64_t t_us)
 		now = sim_now(w->sim);
 		for (int i = 0; i < 2; i++) {
 			struct rel_end *e = &w->end[REL_IRCOMM][i];
+			/* a stalled host runs none of its layers */
+			if (sim_stalled(w->sim, i))
+				continue;
 			if (e->c && ircomm_deadline(e->c) <= now)
 				ircomm_tick(e->c, now);
 			if (irlmp_deadline(w->lm[i]) <= now)
 				irlmp_tick(w->lm[i], now);
 		}
 		for (int s = 0; s < REL_NSVC; s++) {
-			redial(w, (enum rel_svc)s);
+			if (!sim_stalled(w->sim, 0))
+				redial(w, (enum rel_svc)s);
 			for (int i = 0; i < 2; i++) {
+				if (sim_stalled(w->sim, i))
+					continue;
 				end_read(&w->end[s][i]);
 				end_write(&w->end[s][i]);
 			}

@@ -58,6 +58,8 @@ struct rel_end {
 struct rel_world_config {
 	uint32_t baud;            /* both stations offer 9600 up to this */
 	double ber, drop;         /* wire faults */
+	/* Host stalls on both stations (sim.h's stall_gap_us): 0: none. */
+	uint32_t stall_gap_us, stall_max_us;
 	const struct wire_break *breaks;
 	size_t n_breaks;
 	uint64_t seed;
@@ -82,6 +84,8 @@ struct rel_world {
 	uint64_t redial_at[REL_NSVC];
 	uint64_t lap_connects, lap_disconnects, lap_resets;
 	struct rel_lap_ctx { struct rel_world *w; int idx; } lap_ctx[2];
+	/* cfg.log with each station's prefix ("s0", "s1"), for its layers */
+	struct logger station_log[2];
 };
 
 struct rel_world *rel_world_new(const struct rel_world_config *cfg);

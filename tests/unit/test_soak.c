@@ -87,26 +87,73 @@ static size_t plan_breaks(struct wire_break *b, size_t *n, uint64_t span, uint64
 	return longs;
 }
 
-static void soak_at(uint32_t baud, uint64_t minutes, uint64_t seed)
+/* SOAK_DEBUG=1: every layer's log on stderr, stamped with virtual time,
+ * and the first bad delivery of each end described. */
+static struct rel_world *debug_world;
+
+static void debug_sink(void *ctx, enum log_level level, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%10.6f %s: %s\n",
+		debug_world ? (double)rel_world_now(debug_world) / 1e6 : 0.0,
+		log_level_name(level), msg);
+}
+
+static const struct logger debug_log = { .sink = debug_sink, .max = LOG_LEVEL_DEBUG };
+
+static void debug_corrupt(void *ctx, const struct rel_end *e, const uint8_t *buf, size_t n)
+{
+	(void)ctx;
+	if (e->corrupted > 1)
+		return;
+	fprintf(stderr, "%10.6f CORRUPT: %s at station %d: %zu bytes at position %llu:",
+		(double)rel_world_now(e->w) / 1e6, rel_svc_name(e->svc), e->side, n,
+		(unsigned long long)e->rx_pos);
+	for (size_t k = 0; k < n && k < 16; k++)
+		fprintf(stderr, " %02x", buf[k]);
+	fprintf(stderr, "\n");
+}
+
+/* Host stalls, both stations (sim.h): none, or about every stall_gap
+ * for up to stall_max. */
+struct stalls {
+	uint32_t gap_us, max_us;
+	double ber; /* 0: the soak's 1e-4 */
+};
+
+static void soak_at(uint32_t baud, uint64_t minutes, uint64_t seed, struct stalls stalls)
 {
 	static struct wire_break breaks[MAX_BREAKS];
 	struct rel_world_config cfg = {
-		.baud = baud, .ber = 1e-4, .drop = 1e-5, .breaks = breaks, .seed = seed,
+		.baud = baud, .ber = stalls.ber ? stalls.ber : 1e-4, .drop = 1e-5, .breaks = breaks, .seed = seed,
 		.services = { true, true, true },
+		.stall_gap_us = stalls.gap_us, .stall_max_us = stalls.max_us,
 	};
 	uint64_t span = minutes * MIN;
 	size_t longs = plan_breaks(breaks, &cfg.n_breaks, span, seed);
-	struct rel_world *w = rel_world_new(&cfg);
+	struct rel_world *w;
+
+	if (getenv("SOAK_DEBUG")) {
+		cfg.log = &debug_log;
+		cfg.on_corrupt = debug_corrupt;
+	}
+	w = debug_world = rel_world_new(&cfg);
 	uint64_t at_end[REL_NSVC][2];
 	uint64_t frames, retx = 0, resets = 0, reconnects = 0, discs = 0;
 	struct timespec t0, t1;
 	double wall, goodput;
+	char tag[32];
 	unsigned long_breaks_seen = 0, long_breaks_unreported = 0;
 
+	snprintf(tag, sizeof(tag), stalls.gap_us ? "soak_stalls_%u" : "soak_%u", baud);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* Every long break takes the link (15 s > the 12 s disconnect time):
 	 * each service up when it starts must have reported a disconnect at
-	 * both ends by the time it ends. */
+	 * both ends by the time it ends.  A stalling host runs its timers
+	 * late, each retry's late start adding to the next: 5 s more then
+	 * (the next break is 20 s or more away). */
+	uint64_t grace = stalls.gap_us ? 5 * SEC : 0;
+
 	for (size_t b = 0; b < cfg.n_breaks; b++) {
 		uint64_t downs[REL_NSVC][2];
 		bool was_up[REL_NSVC];
@@ -119,7 +166,7 @@ static void soak_at(uint32_t baud, uint64_t minutes, uint64_t seed)
 			downs[s][0] = w->end[s][0].disconnects;
 			downs[s][1] = w->end[s][1].disconnects;
 		}
-		rel_world_run_until(w, breaks[b].start_us + breaks[b].duration_us);
+		rel_world_run_until(w, breaks[b].start_us + breaks[b].duration_us + grace);
 		for (int s = 0; s < REL_NSVC; s++) {
 			if (!was_up[s])
 				continue;
@@ -157,24 +204,24 @@ static void soak_at(uint32_t baud, uint64_t minutes, uint64_t seed)
 		discs += c->disconnects;
 	}
 	goodput = (double)rel_world_verified(w) / ((double)span / SEC);
-	printf("bench: soak_%u_virtual_minutes %llu min\n", baud, (unsigned long long)minutes);
-	printf("bench: soak_%u_wall %.1f s\n", baud, wall);
-	printf("bench: soak_%u_breaks %zu short %zu long\n", baud, cfg.n_breaks - longs, longs);
-	printf("bench: soak_%u_frames %llu frames\n", baud, (unsigned long long)frames);
-	printf("bench: soak_%u_retransmissions %llu frames\n", baud, (unsigned long long)retx);
-	printf("bench: soak_%u_resets %llu resets\n", baud, (unsigned long long)resets);
-	printf("bench: soak_%u_link_connects %llu links\n", baud,
+	printf("bench: %s_virtual_minutes %llu min\n", tag, (unsigned long long)minutes);
+	printf("bench: %s_wall %.1f s\n", tag, wall);
+	printf("bench: %s_breaks %zu short %zu long\n", tag, cfg.n_breaks - longs, longs);
+	printf("bench: %s_frames %llu frames\n", tag, (unsigned long long)frames);
+	printf("bench: %s_retransmissions %llu frames\n", tag, (unsigned long long)retx);
+	printf("bench: %s_resets %llu resets\n", tag, (unsigned long long)resets);
+	printf("bench: %s_link_connects %llu links\n", tag,
 	       (unsigned long long)w->lap_connects);
-	printf("bench: soak_%u_reconnects %llu connections\n", baud,
+	printf("bench: %s_reconnects %llu connections\n", tag,
 	       (unsigned long long)reconnects);
-	printf("bench: soak_%u_disconnects_reported %llu connections\n", baud,
+	printf("bench: %s_disconnects_reported %llu connections\n", tag,
 	       (unsigned long long)discs);
-	printf("bench: soak_%u_bytes_verified %llu bytes\n", baud,
+	printf("bench: %s_bytes_verified %llu bytes\n", tag,
 	       (unsigned long long)rel_world_verified(w));
-	printf("bench: soak_%u_bytes_corrupted %llu bytes\n", baud,
+	printf("bench: %s_bytes_corrupted %llu bytes\n", tag,
 	       (unsigned long long)rel_world_corrupted(w));
-	printf("bench: soak_%u_goodput %.0f bytes/s\n", baud, goodput);
-	printf("bench: soak_%u_goodput_of_line %.3f ratio\n", baud, goodput / (baud / 10.0));
+	printf("bench: %s_goodput %.0f bytes/s\n", tag, goodput);
+	printf("bench: %s_goodput_of_line %.3f ratio\n", tag, goodput / (baud / 10.0));
 	printf("# %u baud: %u connections up at the start of a long break, %u of them "
 	       "not reported down at both ends by its end\n", baud, long_breaks_seen,
 	       long_breaks_unreported);
@@ -200,13 +247,38 @@ static void soak_at(uint32_t baud, uint64_t minutes, uint64_t seed)
 static void soak_115200(void **state)
 {
 	(void)state;
-	soak_at(115200, soak_minutes() - soak_minutes() / 2, 1161);
+	soak_at(115200, soak_minutes() - soak_minutes() / 2, 1161, (struct stalls){ 0, 0, 0 });
 }
 
 static void soak_9600(void **state)
 {
 	(void)state;
-	soak_at(9600, soak_minutes() / 2, 1162);
+	soak_at(9600, soak_minutes() / 2, 1162, (struct stalls){ 0, 0, 0 });
+}
+
+/* A busy machine: each host stops about every 2 s for up to 1.5 s (past
+ * the 500 ms F-timer: polls repeated, answers late, timers and frames
+ * due at once), on a line with a BER of 1e-5.  Before the fix for old
+ * copies held across a lost final frame (docs/irnet-irlap.md), both
+ * draws delivered stale frames (seed 1164: 424 kB, 1165: 654 kB in 12
+ * virtual minutes).  SOAK_STALL_SEED picks one draw of your own;
+ * SOAK_STALL_GAP_US, SOAK_STALL_MAX_US and SOAK_STALL_BER the rest. */
+static void soak_stalls_115200(void **state)
+{
+	static const uint64_t draws[] = { 1164, 1165 };
+	const char *seed = getenv("SOAK_STALL_SEED");
+	const char *gap = getenv("SOAK_STALL_GAP_US"), *max = getenv("SOAK_STALL_MAX_US");
+	const char *ber = getenv("SOAK_STALL_BER");
+	struct stalls stalls = { gap ? (uint32_t)strtoul(gap, NULL, 10) : 2000000,
+				 max ? (uint32_t)strtoul(max, NULL, 10) : 1500000,
+				 ber ? strtod(ber, NULL) : 1e-5 };
+	(void)state;
+	if (seed) {
+		soak_at(115200, soak_minutes() / 3 + 2, strtoull(seed, NULL, 10), stalls);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(draws) / sizeof(draws[0]); i++)
+		soak_at(115200, soak_minutes() / 3 + 2, draws[i], stalls);
 }
 
 int main(void)
@@ -214,6 +286,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(soak_115200),
 		cmocka_unit_test(soak_9600),
+		cmocka_unit_test(soak_stalls_115200),
 	};
 	return cmocka_run_group_tests_name("soak", tests, NULL, NULL);
 }
