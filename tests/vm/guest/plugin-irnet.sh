@@ -169,10 +169,12 @@ ip netns exec A busybox ping -c 3 -W 3 "$B_IP" || fail "ping A -> B failed"
 ip netns exec B busybox ping -c 3 -W 3 "$A_IP" || fail "ping B -> A failed"
 
 head -c $((${BLOB_KIB:-1024} * 1024)) /dev/urandom >"$TMPDIR/blob"
-ip netns exec B python3 - "$TMPDIR/recv" <<'PY' &
+rm -f "$TMPDIR/recv-listening"
+ip netns exec B python3 - "$TMPDIR/recv" "$TMPDIR/recv-listening" <<'PY' &
 import socket, sys
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("10.0.0.2", 5001)); s.listen(1); s.settimeout(60)
+open(sys.argv[2], "w").close()  # the sender waits for this, not for a clock
 c, _ = s.accept(); c.settimeout(120)
 with open(sys.argv[1], "wb") as f:
     while True:
@@ -181,7 +183,7 @@ with open(sys.argv[1], "wb") as f:
         f.write(b)
 PY
 rx=$!
-sleep 0.5
+wait_for 30 -e "$TMPDIR/recv-listening" || fail "the TCP receiver on B never listened"
 t0=$(date +%s.%N)
 ip netns exec A python3 - "$TMPDIR/blob" <<'PY' || fail "TCP send A -> B failed"
 import socket, sys
