@@ -468,19 +468,14 @@ static void drop_oldest_turn(struct irlap *st)
 	st->turns_len--;
 }
 
-static void retire_oldest_turn(struct irlap *st)
-{
-	if (!st->turns_len || --st->turns_out[st->turns_head].count)
-		return;
-	drop_oldest_turn(st);
-}
-
 /* The peer's P/F frame answers one of our turns, the oldest still open
  * or a later one: the peer takes them in order, so no answer to the
  * oldest can follow. */
 static void note_peer_final(struct irlap *st)
 {
-	retire_oldest_turn(st);
+	if (!st->turns_len || --st->turns_out[st->turns_head].count)
+		return;
+	drop_oldest_turn(st);
 }
 
 /* Frame rx_count - 1 came: the peer's window started above the Nr of
@@ -519,16 +514,14 @@ static void send_items(struct irlap *st, const struct turn *t, uint32_t pad, uin
 			const struct irlap_buf *b = &st->ui[t->items[i].idx];
 			n = irlap_build_u(st->frame, sizeof(st->frame), st->caddr, st->primary,
 					  IRLAP_C_UI, last, b->data, b->len);
-			if (last)
-				note_turn_sent(st);
 		} else {
 			const struct irlap_slot *s = &st->win[t->items[i].idx];
 			n = irlap_build_i(st->frame, sizeof(st->frame), st->caddr, st->primary,
 					  t->items[i].idx, st->vr, last, s->data, s->len);
 			st->stats.iframes_tx++;
-			if (last)
-				note_turn_sent(st);
 		}
+		if (last)
+			note_turn_sent(st);
 		irlap_send(st, st->frame, n, xb, 0);
 	}
 }

@@ -294,6 +294,16 @@ int sim_request(struct sim *s, int station, const struct irlap_request *req)
 	return irlap_request(s->port[station & 1].st, req, s->now);
 }
 
+/* A byte the station's host reads: into its SIR decoder, and the line
+ * activity IrLAP watches. */
+static void port_take_byte(struct sim_port *p, uint8_t byte, uint64_t at_us)
+{
+	p->rx_at = at_us;
+	sir_decoder_feed(p->dec, &byte, 1);
+	if (byte != SIR_XBOF || sir_decoder_in_frame(p->dec))
+		irlap_media_activity(p->st, at_us, sir_decoder_in_frame(p->dec));
+}
+
 /* ---- host stalls --------------------------------------------------------- */
 
 static void stall_hold(struct sim *s, int i, uint8_t byte)
@@ -329,12 +339,8 @@ static void stall_end(struct sim *s, int i)
 	h->next = s->now + 1 + draw_us(s, 2 * h->gap_us);
 	if (timers_first && irlap_deadline(p->st) <= s->now)
 		irlap_tick(p->st, s->now);
-	p->rx_at = s->now;
-	for (size_t k = 0; k < h->nrx; k++) {
-		sir_decoder_feed(p->dec, &h->rx[k], 1);
-		if (h->rx[k] != SIR_XBOF || sir_decoder_in_frame(p->dec))
-			irlap_media_activity(p->st, s->now, sir_decoder_in_frame(p->dec));
-	}
+	for (size_t k = 0; k < h->nrx; k++)
+		port_take_byte(p, h->rx[k], s->now);
 	h->nrx = 0;
 }
 
@@ -382,10 +388,7 @@ static void on_wire_byte(void *ctx, int side, uint8_t byte, uint64_t at_us)
 		stall_hold(s, side & 1, byte);
 		return;
 	}
-	p->rx_at = at_us;
-	sir_decoder_feed(p->dec, &byte, 1);
-	if (byte != SIR_XBOF || sir_decoder_in_frame(p->dec))
-		irlap_media_activity(p->st, at_us, sir_decoder_in_frame(p->dec));
+	port_take_byte(p, byte, at_us);
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
