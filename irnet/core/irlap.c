@@ -89,6 +89,15 @@ void irlap_set_state(struct irlap *st, enum irlap_state to, const char *event)
 		log_msg(st->log, LOG_LEVEL_DEBUG, "%s --%s--> %s", irlap_state_name(st->state),
 			event, irlap_state_name(to));
 	st->state = to;
+	/* A discovery or connect request that waited (REPLY, QUERY, CONN,
+	 * a link, or the media timer taken by them: one timer slot) gets
+	 * its turn in NDM, as the NDM row of the table says. */
+	if (to == IRLAP_NDM && st->pending) {
+		log_msg(st->log, LOG_LEVEL_DEBUG, "NDM --pending %s--> NDM (media sense)",
+			st->preq.type == IRLAP_REQ_CONNECT ? "connect" : "discovery");
+		st->pending_since = st->now;
+		irlap_start_timer(st, T_MEDIA, st->now);
+	}
 }
 
 void irlap_start_timer(struct irlap *st, enum irlap_timer t, uint64_t at)
@@ -1340,6 +1349,13 @@ static void accept_snrm(struct irlap *st, const struct irlap_connect_info *ci, b
 	st->primary = false;
 	st->peer_daddr = ci->saddr;
 	st->caddr = ci->ncaddr;
+	if (st->pending && st->preq.type == IRLAP_REQ_CONNECT && st->preq.daddr == ci->saddr) {
+		/* Our own connect to this peer was waiting: this link is it. */
+		st->pending = false;
+		log_msg(st->log, LOG_LEVEL_DEBUG, "%s --SNRM from the peer we wait for--> %s "
+			"(pending connect taken)", irlap_state_name(st->state),
+			irlap_state_name(st->state));
+	}
 	apply_negotiation(st, &ci->qos);
 	n = irlap_ua_connect_build(st->frame, sizeof(st->frame), st->caddr, &ua);
 	irlap_send(st, st->frame, n, st->cfg.ndm_xbofs,
@@ -2046,9 +2062,12 @@ static int request_disconnect(struct irlap *st)
 		kick_primary(st);
 		return 0;
 	case IRLAP_NDM:
+	case IRLAP_REPLY:
+	case IRLAP_QUERY:
 		if (st->pending && st->preq.type == IRLAP_REQ_CONNECT) {
 			st->pending = false;
-			irlap_stop_timer(st);
+			if (st->state == IRLAP_NDM) /* else the timer is the discovery's */
+				irlap_stop_timer(st);
 			return 0;
 		}
 		return -ENOTCONN;
@@ -2073,6 +2092,13 @@ static int request_cancel_disconnect(struct irlap *st)
 	return 0;
 }
 
+/* Discovery and connect requests are taken in NDM, and kept for NDM
+ * while a discovery (ours or a peer's) runs. */
+static bool may_queue(const struct irlap *st)
+{
+	return st->state == IRLAP_NDM || st->state == IRLAP_REPLY || st->state == IRLAP_QUERY;
+}
+
 int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t now_us)
 {
 	int rc = -EINVAL;
@@ -2082,7 +2108,9 @@ int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t no
 	switch (req->type) {
 	case IRLAP_REQ_DISCOVER:
 	case IRLAP_REQ_CONNECT:
-		if (st->state != IRLAP_NDM || st->pending)
+		/* Answering or running a discovery does not refuse: the request
+		 * waits for NDM (irlap_set_state). */
+		if (!may_queue(st) || st->pending)
 			return -EBUSY;
 		if (req->type == IRLAP_REQ_CONNECT &&
 		    (req->daddr == 0 || req->daddr == IRLAP_BROADCAST_DADDR))
@@ -2091,6 +2119,13 @@ int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t no
 		st->preq.data = NULL;
 		st->pending = true;
 		st->pending_since = st->now;
+		if (st->state != IRLAP_NDM) {
+			log_msg(st->log, LOG_LEVEL_DEBUG, "%s --%s request--> %s (waits for NDM)",
+				irlap_state_name(st->state),
+				req->type == IRLAP_REQ_CONNECT ? "connect" : "discovery",
+				irlap_state_name(st->state));
+			return 0;
+		}
 		if (st->cb_depth) {
 			irlap_start_timer(st, T_MEDIA, st->now);
 			return 0;

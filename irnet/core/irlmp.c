@@ -648,6 +648,30 @@ static void on_link_down(struct irlmp *lm, const struct irlap_event *ev)
 	}
 }
 
+/*
+ * The peer asks for the link.  In STANDBY we take it; in U_CONNECT our
+ * own IrLAP connect to the same station is still waiting for a quiet
+ * medium (or for a discovery to end): the peer's link is the one we
+ * asked for, and our SETUP_PEND connects go out on it (IrLAP drops its
+ * pending connect when it accepts).  Anything else (a link up, or our
+ * connect to another station) is refused: DM.
+ */
+static void on_link_indication(struct irlmp *lm, const struct irlap_event *ev)
+{
+	if (lm->lap == IRLMP_LAP_STANDBY) {
+		set_lap(lm, IRLMP_LAP_U_CONNECT, "IrLAP connect indication");
+		lm->daddr = ev->daddr;
+		lap_req(lm, IRLAP_REQ_ACCEPT, 0);
+	} else if (lm->lap == IRLMP_LAP_U_CONNECT && lm->daddr == ev->daddr) {
+		set_lap(lm, IRLMP_LAP_U_CONNECT, "IrLAP connect indication (crosses ours)");
+		lap_req(lm, IRLAP_REQ_ACCEPT, 0);
+	} else {
+		log_msg(lm->cfg.log, LOG_LEVEL_DEBUG, "irlmp: %s --IrLAP connect indication--> %s "
+			"(refused)", irlmp_lap_state_name(lm->lap), irlmp_lap_state_name(lm->lap));
+		lap_req(lm, IRLAP_REQ_REJECT, 0);
+	}
+}
+
 void irlmp_lap_event(struct irlmp *lm, const struct irlap_event *ev, uint64_t now_us)
 {
 	struct irlmp_pdu p;
@@ -655,13 +679,7 @@ void irlmp_lap_event(struct irlmp *lm, const struct irlap_event *ev, uint64_t no
 	lm->now = now_us;
 	switch (ev->type) {
 	case IRLAP_EV_CONNECT_IND:
-		if (lm->lap == IRLMP_LAP_STANDBY) {
-			set_lap(lm, IRLMP_LAP_U_CONNECT, "IrLAP connect indication");
-			lm->daddr = ev->daddr;
-			lap_req(lm, IRLAP_REQ_ACCEPT, 0);
-		} else {
-			lap_req(lm, IRLAP_REQ_REJECT, 0);
-		}
+		on_link_indication(lm, ev);
 		break;
 	case IRLAP_EV_CONNECT_CONF:
 		on_link_up(lm, ev);
