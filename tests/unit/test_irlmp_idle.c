@@ -709,6 +709,168 @@ static void our_connect_lost_to_peer_idle_close(void **state)
 	rig_free(r);
 }
 
+
+/* ---- after the link ends: the next one at once -------------------------- */
+
+/*
+ * obex-after-peer-disc-run*.pcap (shared/data/linux-interop): Linux was
+ * primary; both LSAPs disconnected at once, Linux polled for 2 s, then
+ * its idle DISC reached us just as our own idle timer had fired (frame
+ * 953), and we said UA.  Linux then discovered every 3.07 s (6 slots 92
+ * ms apart, the final XID 105 ms after slot 5: frames 955-962).  Our
+ * client's IAS query made then was refused ("cannot start an IAS query
+ * now": IrLAP said -EBUSY while answering the discovery) or its SNRM
+ * never went out ("no answer": the discovery's query timer took the
+ * media timer's slot), and Linux's next SNRM got DM (IrLMP, still in
+ * U_CONNECT, refused it).
+ */
+#define XID_GAP (92 * MS)
+
+/* Linux's IAS lookup, both ends closing, its DISC 20 ms after our idle
+ * timer fired (our RD not yet out), our UA.  Returns the UA's time. */
+static uint64_t replay_close(struct rig *r)
+{
+	uint64_t t0, idle_at;
+	struct heard h;
+
+	linux_connects(r);
+	t0 = linux_ias_lookup(r, 100 * MS);
+	idle_at = irlmp_deadline(r->lm);
+	assert_int_equal(idle_at, t0 + 2 * SEC);
+	peer_rr(r, t0 + SEC);
+	hear(r, &h);
+	advance(r, idle_at + 20 * MS, true); /* our disconnect waits for the token */
+	assert_int_equal(irlap_get_state(r->st), IRLAP_NRM_S);
+	peer_u(r, IRLAP_C_DISC, idle_at + 20 * MS);
+	hear(r, &h);
+	assert_int_equal(h.last, IRLAP_F_UA);
+	assert_int_equal(irlap_get_state(r->st), IRLAP_NDM);
+	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_STANDBY);
+	return r->now;
+}
+
+static void peer_xid(struct rig *r, uint8_t slot, uint64_t t)
+{
+	struct irlap_xid x = { .cmd = true, .saddr = PEER_ADDR, .daddr = IRLAP_BROADCAST_DADDR,
+			       .slots = 6, .slot = slot };
+	uint8_t f[64];
+	size_t n;
+
+	if (slot == IRLAP_XID_FINAL_SLOT) {
+		x.has_info = true;
+		x.info.nhints = 1;
+		x.info.hints[0] = 0x04;
+		x.info.nickname_len = 9;
+		memcpy(x.info.nickname, "linuxpeer", 9);
+	}
+	n = irlap_xid_build(f, sizeof(f), &x);
+	assert_true(n > 0);
+	peer_frame(r, f, n, t, true);
+	r->seen = r->nout; /* our XID answer, if any */
+}
+
+/* One discovery round of Linux's from t; before slot `at_slot` (6: before
+ * the final XID) fn runs.  Returns the final XID's time. */
+static uint64_t peer_discovery(struct rig *r, uint64_t t, unsigned at_slot,
+			       void (*fn)(struct rig *))
+{
+	for (unsigned s = 0; s < 6; s++) {
+		if (s == at_slot && fn)
+			fn(r);
+		peer_xid(r, (uint8_t)s, t + s * XID_GAP);
+	}
+	if (at_slot == 6 && fn)
+		fn(r);
+	peer_xid(r, IRLAP_XID_FINAL_SLOT, t + 5 * XID_GAP + 105 * MS);
+	return r->now;
+}
+
+static void start_query(struct rig *r)
+{
+	assert_non_null(ias_query_start(r->lm, PEER_ADDR, "Device", "DeviceName", on_ias, r,
+					r->now));
+}
+
+/* Our SNRM goes out (within 1 s of the round's end) and the lookup is
+ * served on that link. */
+static void our_link_serves_query(struct rig *r, uint64_t t0)
+{
+	for (int guard = 0; guard < 100 && r->seen == r->nout; guard++) {
+		uint64_t d1 = irlap_deadline(r->st), d2 = irlmp_deadline(r->lm);
+		assert_true((d1 < d2 ? d1 : d2) < UINT64_MAX);
+		advance(r, d1 < d2 ? d1 : d2, true);
+	}
+	assert_true(r->now - t0 < SEC);
+	peer_answers_snrm(r);
+	peer_serves_our_lookup(r);
+}
+
+/* Run 2: the query is made while we answer Linux's discovery. */
+static void relink_query_during_peer_discovery(void **state)
+{
+	struct rig *r = rig_new();
+	uint64_t end;
+
+	(void)state;
+	end = peer_discovery(r, replay_close(r) + 3 * SEC, 2, start_query);
+	our_link_serves_query(r, end);
+	rig_free(r);
+}
+
+/* The query is made while the medium is still busy after the link (our
+ * SNRM waits for the media timer) and Linux's discovery starts then:
+ * the SNRM goes out after the round. */
+static void relink_query_before_peer_discovery(void **state)
+{
+	struct rig *r = rig_new();
+	uint64_t ua = replay_close(r), end;
+
+	(void)state;
+	advance(r, ua + 100 * MS, true);
+	start_query(r);
+	end = peer_discovery(r, ua + 300 * MS, 7, NULL);
+	our_link_serves_query(r, end);
+	rig_free(r);
+}
+
+/* Linux's SNRM comes while our connect still waits (the medium busy
+ * after its final XID): UA, not DM, and our lookup goes out on its link
+ * (run 1 answered that SNRM with DM). */
+static void relink_peer_snrm_while_ours_waits(void **state)
+{
+	struct rig *r = rig_new();
+	uint64_t end;
+	struct heard h;
+	uint8_t confirm[4];
+
+	(void)state;
+	end = peer_discovery(r, replay_close(r) + 3 * SEC, 6, start_query);
+	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_U_CONNECT);
+	peer_snrm(r, end + 50 * MS); /* asserts our UA */
+	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_ACTIVE);
+	peer_rr(r, r->now + 20 * MS);
+	hear(r, &h);
+	assert_int_equal(h.n_i, 1);
+	assert_int_equal(h.pdu[0][2], IRLMP_OP_CONNECT);
+	confirm[0] = (uint8_t)(0x80 | h.pdu[0][1]);
+	confirm[1] = h.pdu[0][0] & 0x7f;
+	confirm[2] = IRLMP_OP_CONNECT_CONF;
+	confirm[3] = 0;
+	peer_i(r, confirm, sizeof(confirm), r->now + 10 * MS);
+	hear(r, &h);
+	peer_answers_query(r, &h, r->now + 10 * MS);
+	assert_true(r->ias_done);
+	assert_int_equal(r->ias_ret, IAS_SUCCESS);
+	/* IrLAP's own connect was taken by this link: no SNRM later. */
+	advance(r, r->now + 2 * SEC, true);
+	for (; r->seen < r->nout; r->seen++) {
+		struct irlap_frame f;
+		assert_int_equal(irlap_frame_parse(r->out[r->seen].b, r->out[r->seen].len, &f), 0);
+		assert_int_not_equal(f.type, IRLAP_F_SNRM);
+	}
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +882,9 @@ int main(void)
 		cmocka_unit_test(primary_connect_in_poll_answer),
 		cmocka_unit_test(primary_disc_already_out),
 		cmocka_unit_test(our_connect_lost_to_peer_idle_close),
+		cmocka_unit_test(relink_query_during_peer_discovery),
+		cmocka_unit_test(relink_query_before_peer_discovery),
+		cmocka_unit_test(relink_peer_snrm_while_ours_waits),
 	};
 	return cmocka_run_group_tests_name("irlmp_idle", tests, NULL, NULL);
 }
