@@ -81,6 +81,9 @@ SANITIZER_TESTS += tests/irdad-attach.sh
 TESTS += tests/irdad-lmp.sh
 EXTRA_DIST += tests/irdad_lmp_test.py
 SANITIZER_TESTS += tests/irdad-lmp.sh
+# A lookup made right after a link ended, while the peer discovers (issue 23).
+TESTS += tests/irdad-relink.sh
+EXTRA_DIST += tests/irdad_relink_test.py
 # IrCOMM 3-wire raw pty to pty between two daemons, and the 9-wire fallback.
 TESTS += tests/irdad-ircomm-raw.sh
 # irdad --stdio --service ircomm (the pppd plugin's IrCOMM helper) against
