@@ -2112,6 +2112,15 @@ int irlap_request(struct irlap *st, const struct irlap_request *req, uint64_t no
 		 * waits for NDM (irlap_set_state). */
 		if (!may_queue(st) || st->pending)
 			return -EBUSY;
+		if (req->type == IRLAP_REQ_DISCOVER && st->state == IRLAP_QUERY) {
+			/* Our own discovery runs: its result, delivered on its
+			 * final XID, answers this request too.  Queued, it would
+			 * run a second round and hold every connect made on the
+			 * first one's result (-EBUSY). */
+			log_msg(st->log, LOG_LEVEL_DEBUG, "QUERY --discovery request--> QUERY "
+				"(served by the running discovery)");
+			return 0;
+		}
 		if (req->type == IRLAP_REQ_CONNECT &&
 		    (req->daddr == 0 || req->daddr == IRLAP_BROADCAST_DADDR))
 			return -EINVAL;
