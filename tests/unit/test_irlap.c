@@ -375,6 +375,32 @@ static void discovers_as_initiator(void **state)
 	destroy(h);
 }
 
+/* A DISCOVER made while ours runs is answered by the running round: no
+ * second round after the final XID, and a connect made on the result is
+ * taken at once (queued, the second round made it -EBUSY). */
+static void discovery_request_during_ours_is_served_by_it(void **state)
+{
+	struct h *h = make(OURS, 3, 1000, false);
+	struct irlap_request r = { .type = IRLAP_REQ_DISCOVER, .slots = 6 };
+	struct irlap_request c = { .type = IRLAP_REQ_CONNECT, .daddr = PEER };
+
+	(void)state;
+	assert_int_equal(irlap_request(h->st, &r, 0), 0);
+	run_until(h, 250000);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_QUERY);
+	assert_int_equal(irlap_request(h->st, &r, 250000), 0);
+	run_until(h, 2000000);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_NDM);
+	assert_int_equal(h->nsent, 7); /* one round: 6 slots + final */
+	assert_non_null(find_event(h, IRLAP_EV_DISCOVERY));
+	run_until(h, 5000000);
+	assert_int_equal(h->nsent, 7); /* and no second one later */
+	assert_int_equal(irlap_request(h->st, &c, 5000000), 0);
+	run_until(h, 5100000);
+	assert_int_equal(irlap_get_state(h->st), IRLAP_SETUP);
+	destroy(h);
+}
+
 /* irlap_set_hints: what the next discovery announces (irdad's HINTS). */
 static void announces_the_hints_set_later(void **state)
 {
@@ -1665,6 +1691,7 @@ int main(void)
 		cmocka_unit_test(answers_discovery_once_in_its_chosen_slot),
 		cmocka_unit_test(query_timer_returns_responder_to_ndm),
 		cmocka_unit_test(discovers_as_initiator),
+		cmocka_unit_test(discovery_request_during_ours_is_served_by_it),
 		cmocka_unit_test(announces_the_hints_set_later),
 		cmocka_unit_test(address_conflict_runs_a_new_address_round),
 		cmocka_unit_test(accepts_snrm_and_switches_speed_after_ua),
