@@ -730,6 +730,183 @@ static void test_table(void **state)
 	done(&o);
 }
 
+/* The check lines of one line of a table (whatever its column) hold
+ * this text. */
+static void check_on_line(const struct outcome *o, const char *name, size_t line,
+			  const char *want)
+{
+	char where[64];
+	snprintf(where, sizeof(where), "%s:%zu:", name, line);
+	for (size_t i = 0; i < o->st.n_checks; i++)
+		if (strncmp(o->st.checks[i], where, strlen(where)) == 0 &&
+		    strstr(o->st.checks[i], want))
+			return;
+	fail_msg("no check on %s says \"%s\"", where, want);
+}
+
+/* The text with every run of blanks inside a line (not before its first
+ * word) replaced by the next of `gaps`, in turn. */
+static char *respace(const char *text, const char *const *gaps, size_t ngaps)
+{
+	size_t cap = strlen(text) * 5 + 1, n = 0, g = 0;
+	char *out = malloc(cap);
+	bool line_start = true;
+	assert_non_null(out);
+	for (const char *p = text; *p;) {
+		if ((*p == ' ' || *p == '\t') && !line_start) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			const char *gap = gaps[g++ % ngaps];
+			memcpy(out + n, gap, strlen(gap));
+			n += strlen(gap);
+			continue;
+		}
+		line_start = *p == '\n';
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* The mail's table (tests/fixtures/xferstat/table-mail.txt), whatever
+ * its spacing: three sets named by roman numerals, a "Count" column,
+ * Time Rate per set, rules, an Avg. per column and a Dev. per set (of
+ * the times).  Statistics from Python's statistics module: times of I
+ * stdev 0.2037154879, pstdev 0.1822086716; II 0.1273970172; III
+ * 0.2134713095; rates of I mean 102.54. */
+static void check_mail_table(const char *name, const char *text)
+{
+	struct outcome o;
+	import_text(&o, name, text, strlen(text), XFER_FORMAT_TABLE, false, 1048576);
+	assert_true(o.ok);
+	assert_int_equal(o.sets.n, 3);
+	assert_string_equal(o.sets.sets[0].label, "I");
+	assert_string_equal(o.sets.sets[1].label, "II");
+	assert_string_equal(o.sets.sets[2].label, "III");
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(o.sets.sets[i].n_runs, 5);
+	close_to(run_at(&o, 0, 3)->seconds, 10.51);
+	close_to(run_at(&o, 1, 0)->seconds, 7.31);
+	close_to(run_at(&o, 2, 2)->seconds, 12.40);
+	assert_true(run_at(&o, 2, 2)->bytes == 1048576);
+	assert_int_equal(o.st.n_checks, 9);
+	assert_int_equal(o.st.checks_failed, 0);
+	check_on_line(&o, name, 12, "Avg. Time of I = 10.23: the mean of 5 runs, 10.23 ");
+	check_on_line(&o, name, 12, "Avg. Rate of I = 102.5: the mean of 5 runs, 102.54 ");
+	check_on_line(&o, name, 12, "Avg. Time of III = 12.10: the mean of 5 runs, 12.098 ");
+	check_on_line(&o, name, 13, "Dev. Time of I (one value for the set: that of this "
+				    "column) = 0.20: the sample SD (divisor n-1) of 5 runs, "
+				    "0.2037154879");
+	check_on_line(&o, name, 13, "Dev. Time of II (one value for the set: that of this "
+				    "column) = 0.13: the sample SD (divisor n-1) of 5 runs, "
+				    "0.1273970172");
+	check_on_line(&o, name, 13, "Dev. Time of III (one value for the set: that of this "
+				    "column) = 0.21: the sample SD (divisor n-1) of 5 runs, "
+				    "0.2134713095");
+	done(&o);
+}
+
+static char *read_fixture(const char *file)
+{
+	size_t len;
+	return repeat_fixture(file, 1, 0, &len);
+}
+
+static void test_table_shapes(void **state)
+{
+	(void)state;
+	struct outcome o;
+	char *mail = read_fixture("table-mail.txt");
+	check_mail_table("mail", mail);
+	/* The same table respaced: wider, tabs, mixed gaps. */
+	static const char *const wide[] = { "   " }, *const tab[] = { "\t" },
+				 *const mixed[] = { " ", "  ", "\t", "    ", " \t " };
+	char *v;
+	v = respace(mail, wide, 1);
+	check_mail_table("wide", v);
+	free(v);
+	v = respace(mail, tab, 1);
+	check_mail_table("tab", v);
+	free(v);
+	v = respace(mail, mixed, 5);
+	check_mail_table("mixed", v);
+	free(v);
+	free(mail);
+	/* It is found without --format too. */
+	char *text = read_fixture("table-mail.txt");
+	import_text(&o, "m", text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
+	assert_int_equal(o.st.format, XFER_FORMAT_TABLE);
+	assert_int_equal(o.st.runs, 15);
+	done(&o);
+	free(text);
+
+	/* Tabs, units in brackets, no rules, a comment after it; the Dev.
+	 * per set is the population SD of I's times (0.1822086716), of II's
+	 * rates (2.138223562) and, for III, 1.7 is none (times 0.2134713095
+	 * and 0.1909345438, rates 1.488959368 and 1.331765745). */
+	text = read_fixture("table-tabs.txt");
+	import_text(&o, "tabs", text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
+	assert_true(o.ok);
+	assert_int_equal(o.sets.n, 3);
+	assert_string_equal(o.sets.sets[2].label, "III");
+	assert_int_equal(o.st.runs, 15);
+	assert_int_equal(o.st.n_checks, 9);
+	assert_int_equal(o.st.checks_failed, 1);
+	check_on_line(&o, "tabs", 8, "Avg. Rate [kB/s] of II = 141.6: the mean of 5 runs");
+	check_on_line(&o, "tabs", 9, "Dev. Time [s] of I (one value for the set: that of this "
+				     "column) = 0.18: the population SD (divisor n) of 5 runs, "
+				     "0.1822086716");
+	check_on_line(&o, "tabs", 9, "Dev. Rate [kB/s] of II (one value for the set: that of this "
+				     "column) = 2.14: the population SD (divisor n) of 5 runs, "
+				     "2.138223562");
+	check_on_line(&o, "tabs", 9, "Dev. Time [s] of III (one value for the set; it matches none "
+				     "of its columns) = 1.7: NEITHER");
+	assert_int_equal(o.st.unused, 5);     /* names, columns, Avg., Dev., the comment */
+	done(&o);
+	free(text);
+
+	/* Two-line header (units under the names), names with a blank, no
+	 * rule; Avg. rates are harmonic means (100.0982584, 84.64303400),
+	 * Dev. population SDs (0.1822086716, 1.779978, 0.1909345438,
+	 * 1.328256). */
+	text = read_fixture("table-twoline.txt");
+	import_text(&o, "two", text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
+	assert_true(o.ok);
+	assert_int_equal(o.sets.n, 2);
+	assert_string_equal(o.sets.sets[0].label, "old driver");
+	assert_string_equal(o.sets.sets[1].label, "new driver");
+	close_to(run_at(&o, 1, 4)->seconds, 11.95);
+	assert_int_equal(o.st.n_checks, 8);
+	assert_int_equal(o.st.checks_failed, 0);
+	check_on_line(&o, "two", 11, "Avg. Rate (KiB/s) of old driver = 100.10: the harmonic mean");
+	check_on_line(&o, "two", 11, "Avg. Rate (KiB/s) of new driver = 84.64: the harmonic mean");
+	check_on_line(&o, "two", 12, "Dev. Time (s) of old driver = 0.18: the population SD");
+	check_on_line(&o, "two", 12, "Dev. Rate (KiB/s) of new driver = 1.33: the population SD");
+	done(&o);
+	/* A line of units that does not fit the columns is reported. */
+	const char *short_units = "  A  B\nRun  Time  Rate  Time  Rate\n  (s)  (s)\n1 1 2 3 4\n";
+	import_text(&o, "su", short_units, strlen(short_units), XFER_FORMAT_TABLE, false, 10);
+	assert_non_null(strstr(o.log.text, "su:3:3: not recognised as table output (a line of "
+					   "units, but not one for each column)"));
+	done(&o);
+	free(text);
+
+	/* Units written on to the names, a rule of "=", one condition, a
+	 * trailing remark: Avg. rate the harmonic mean 141.5674278, Dev.
+	 * sample SDs 0.1273970172 and 2.390606618. */
+	text = read_fixture("table-attached.txt");
+	import_text(&o, "att", text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
+	assert_true(o.ok);
+	assert_int_equal(o.sets.n, 1);
+	assert_string_equal(o.sets.sets[0].label, "att");
+	assert_int_equal(o.st.runs, 5);
+	check_on_line(&o, "att", 9, "Avg. Rate[kB/s] of att = 141.57: the harmonic mean");
+	check_on_line(&o, "att", 10, "Dev. Time(s) of att = 0.127: the sample SD");
+	check_on_line(&o, "att", 10, "Dev. Rate[kB/s] of att = 2.39: the sample SD");
+	done(&o);
+	free(text);
+}
+
 static void test_merge_and_labels(void **state)
 {
 	(void)state;
@@ -818,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_records_in_text),
 		cmocka_unit_test(test_sessions),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_table_shapes),
 		cmocka_unit_test(test_merge_and_labels),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_number_parsing),
