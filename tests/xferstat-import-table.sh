@@ -317,4 +317,18 @@ check "tab table: says so at its cell" grep -q "table-tabs.txt:9:16: Dev. Time \
 "$XFERSTAT" import --size 1M -o "$T/two.json" "$F/table-twoline.txt" 2>"$T/two.out"
 check "two-line header: sets named with a blank, units from the second line" \
 	[ "$(xs_json "$T/two.json" '[(s["label"], s["runs"][0]["seconds"]) for s in d["sets"]]')" = "[('old driver', 10.12), ('new driver', 12.05)]" ]
+# Conditions under headings in one pasted mail (fixtures mail-*.txt).
+"$XFERSTAT" import -o "$T/h.json" "$F/mail-nuttcp.txt" 2>"$T/h.out"
+check "headings: two sets named by them" \
+	[ "$(xs_json "$T/h.json" '[(s["label"], len(s["runs"])) for s in d["sets"]]')" = "[('Before the patch', 2), ('After the patch', 2)]" ]
+check "headings: the summary says which sets and why" \
+	grep -q 'mail-nuttcp.txt: set "After the patch": 2 runs, named by the heading on line 16$' "$T/h.out"
+"$XFERSTAT" import --separator Test -o "$T/s.json" "$F/mail-ftp.txt" 2>"$T/s.out"
+check "--separator: sets named by the rest of its lines" \
+	[ "$(xs_json "$T/s.json" '[(s["label"], len(s["runs"])) for s in d["sets"]]')" = "[('I', 2), ('II', 2), ('III', 1)]" ]
+"$XFERSTAT" import --label X --separator Test -o "$T/ls.json" "$F/mail-ftp.txt" 2>"$T/ls.out"
+check "--label with --separator: a usage error" [ $? -eq 2 ] && grep -q "give one of them" "$T/ls.out"
+"$XFERSTAT" import --label X -o "$T/l.json" "$F/mail-old-new.txt" 2>/dev/null
+check "--label: one set, no headings" \
+	[ "$(xs_json "$T/l.json" '[(s["label"], len(s["runs"])) for s in d["sets"]]')" = "[('X', 5)]" ]
 exit $xs_fail

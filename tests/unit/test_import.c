@@ -907,6 +907,136 @@ static void test_table_shapes(void **state)
 	free(text);
 }
 
+static void import_opts(struct outcome *o, const char *name, const char *data,
+			const struct xfer_import_opts *opts)
+{
+	struct logger log = { collect, &o->log, LOG_LEVEL_DEBUG, NULL };
+	memset(o, 0, sizeof(*o));
+	xfer_sets_init(&o->sets);
+	o->ok = xfer_import_buffer(&o->sets, name, data, strlen(data), opts, &o->st, &log, &o->err);
+	if (o->ok)
+		assert_int_equal(o->st.lines, o->st.run_lines + o->st.unused + o->st.unrecognised +
+					      o->st.blank);
+}
+
+/* The sets of an outcome as "LABEL:RUNS LABEL:RUNS". */
+static void assert_sets(const struct outcome *o, const char *want)
+{
+	char got[512] = "";
+	size_t n = 0;
+	for (size_t i = 0; i < o->sets.n; i++)
+		n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s:%zu", i ? " " : "",
+				      o->sets.sets[i].label, o->sets.sets[i].n_runs);
+	assert_string_equal(got, want);
+}
+
+static bool made(const struct outcome *o, const char *line)
+{
+	for (size_t i = 0; i < o->st.n_sets_made; i++)
+		if (strcmp(o->st.sets_made[i], line) == 0)
+			return true;
+	return false;
+}
+
+/* Conditions under headings in a pasted mail (tests/fixtures/xferstat/
+ * mail-*.txt, written for issue 28). */
+static void test_headings(void **state)
+{
+	(void)state;
+	struct outcome o;
+	struct xfer_import_opts opts = { .format = XFER_FORMAT_AUTO };
+	char *text = read_fixture("mail-nuttcp.txt");
+	/* "Before the patch", an -i command and a plain one, "After the
+	 * patch", the same: each command one run, the headings name sets. */
+	import_opts(&o, "mail", text, &opts);
+	assert_true(o.ok);
+	assert_int_equal(o.st.format, XFER_FORMAT_NUTTCP);
+	assert_sets(&o, "Before the patch:2 After the patch:2");
+	assert_true(run_at(&o, 0, 0)->bytes == (uint64_t)(3259.9375 * 1048576));
+	assert_true(run_at(&o, 1, 0)->bytes == (uint64_t)(3359.9375 * 1048576));
+	assert_int_equal(o.st.headings, 2);
+	/* Greeting, remark, four prompts, "Cheers," and "Bob" stay unknown. */
+	assert_int_equal(o.st.unrecognised, 8);
+	assert_true(made(&o, "\"Before the patch\": 2 runs, named by the heading on line 5"));
+	assert_true(made(&o, "\"After the patch\": 2 runs, named by the heading on line 16"));
+	assert_non_null(strstr(o.log.text, "mail:5:1: heading \"Before the patch\": the runs after "
+					   "it are its set"));
+	assert_null(strstr(o.log.text, "output: Before the patch"));
+	assert_non_null(strstr(o.log.text, "mail:28:1: not recognised as nuttcp output: Bob"));
+	done(&o);
+	/* With the intervals, each command's intervals are a session. */
+	opts.intervals = true;
+	import_opts(&o, "mail", text, &opts);
+	assert_sets(&o, "Before the patch:4 After the patch:4");
+	done(&o);
+	/* --label joins everything, as before. */
+	opts.intervals = false;
+	opts.label = "all";
+	import_opts(&o, "mail", text, &opts);
+	assert_sets(&o, "all:4");
+	assert_int_equal(o.st.headings, 0);
+	assert_int_equal(o.st.unrecognised, 10);
+	done(&o);
+	free(text);
+	opts.label = NULL;
+
+	/* Quoted, "with X" / "without X", a question that is no heading. */
+	text = read_fixture("mail-irspray.txt");
+	import_opts(&o, "q", text, &opts);
+	assert_sets(&o, "with CRC offload:3 without CRC offload:2");
+	assert_true(made(&o, "\"with CRC offload\" (put): 3 runs, named by the heading on line 3"));
+	done(&o);
+	free(text);
+
+	/* "Test I" ... in an ftp transcript; a separator instead. */
+	text = read_fixture("mail-ftp.txt");
+	import_opts(&o, "ftp", text, &opts);
+	assert_sets(&o, "Test I:2 Test II:2 Test III:1");
+	close_to(run_at(&o, 1, 1)->seconds, 1048576 / (609.90 * 1024));
+	done(&o);
+	opts.separator = "Test";
+	import_opts(&o, "ftp", text, &opts);
+	assert_sets(&o, "I:2 II:2 III:1");
+	assert_true(made(&o, "\"III\" (get): 1 run, named by the separator on line 13"));
+	done(&o);
+	opts.separator = NULL;
+	free(text);
+
+	/* "old:" / "new:" over curl -w lines. */
+	text = read_fixture("mail-old-new.txt");
+	import_opts(&o, "on", text, &opts);
+	assert_sets(&o, "old:2 new:3");
+	done(&o);
+	free(text);
+
+	/* Sessions under headings: NetPIPE sweeps, numbered per heading. */
+	size_t len;
+	char *np = repeat_fixture("NPtcp-stdout.txt", 2, 0, &len);
+	size_t cap = 2 * len + 64;
+	char *two = malloc(cap);
+	assert_non_null(two);
+	snprintf(two, cap, "Before\n%sAfter\n%s", np, np);
+	import_opts(&o, "np", two, &opts);
+	assert_sets(&o, "Before#1:82 Before#2:82 After#1:82 After#2:82");
+	assert_true(made(&o, "\"After#2\": 82 runs, named by the heading on line 174; one of its "
+			     "sessions (a message size not above the last starts a sweep)"));
+	done(&o);
+	free(two);
+	free(np);
+
+	/* Prose inside a command's intervals does not split them. */
+	const char *inside = "  788.2500 MB /   0.50 sec = 13213.4883 Mbps     0 retrans\n"
+			     "a pause here\n"
+			     "  838.9375 MB /   0.50 sec = 14070.9832 Mbps     0 retrans\n"
+			     " 3259.9375 MB /   2.00 sec = 13669.9223 Mbps 36 %TX 60 %RX 0 retrans\n";
+	opts.intervals = true;
+	import_opts(&o, "in", inside, &opts);
+	assert_sets(&o, "in:2");
+	assert_int_equal(o.st.headings, 0);
+	assert_non_null(strstr(o.log.text, "in:2:1: not recognised as nuttcp output: a pause here"));
+	done(&o);
+}
+
 static void test_merge_and_labels(void **state)
 {
 	(void)state;
@@ -996,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(test_sessions),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_table_shapes),
+		cmocka_unit_test(test_headings),
 		cmocka_unit_test(test_merge_and_labels),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_number_parsing),
