@@ -193,18 +193,28 @@ const char *import_sink_label(const struct import_sink *sink)
 	return current_base(sink)->label;
 }
 
+/* A growing array with room for element n (doubling, from 4): arr
+ * itself or its new place; NULL, with arr untouched, on ENOMEM. */
+static void *room_for_one(void *arr, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	size_t grown_cap = *cap ? 2 * *cap : 4;
+	void *grown = realloc(arr, grown_cap * size);
+	if (grown)
+		*cap = grown_cap;
+	return grown;
+}
+
 /* Runs from now on go under this label. */
 static bool begin_base(struct import_sink *sink, const char *label, enum label_origin origin,
 		       size_t line)
 {
-	if (sink->n_bases == sink->cap_bases) {
-		size_t cap = sink->cap_bases ? 2 * sink->cap_bases : 4;
-		struct base *grown = realloc(sink->bases, cap * sizeof(*grown));
-		if (!grown)
-			return false;
-		sink->bases = grown;
-		sink->cap_bases = cap;
-	}
+	struct base *bases = room_for_one(sink->bases, &sink->cap_bases, sink->n_bases,
+					  sizeof(*bases));
+	if (!bases)
+		return false;
+	sink->bases = bases;
 	struct base *b = &sink->bases[sink->n_bases++];
 	snprintf(b->label, sizeof(b->label), "%s", label);
 	b->origin = origin;
@@ -288,14 +298,11 @@ static bool mark_set(struct import_sink *sink, size_t set)
 	for (size_t i = 0; i < sink->n_marks; i++)
 		if (sink->marks[i].set == set)
 			return true;
-	if (sink->n_marks == sink->cap_marks) {
-		size_t cap = sink->cap_marks ? 2 * sink->cap_marks : 4;
-		struct session_mark *grown = realloc(sink->marks, cap * sizeof(*grown));
-		if (!grown)
-			return false;
-		sink->marks = grown;
-		sink->cap_marks = cap;
-	}
+	struct session_mark *marks = room_for_one(sink->marks, &sink->cap_marks, sink->n_marks,
+						  sizeof(*marks));
+	if (!marks)
+		return false;
+	sink->marks = marks;
 	sink->marks[sink->n_marks++] = (struct session_mark){ set, sink->sets->sets[set].n_runs };
 	return true;
 }

@@ -812,6 +812,22 @@ static char *read_fixture(const char *file)
 	return repeat_fixture(file, 1, 0, &len);
 }
 
+/* A table fixture of 1 MiB runs, detected, with its sets, runs and
+ * check lines counted. */
+static void import_table_fixture(struct outcome *o, const char *file, const char *name,
+				 size_t sets, size_t runs, size_t checks, size_t failed)
+{
+	char *text = read_fixture(file);
+	import_text(o, name, text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
+	free(text);
+	assert_true(o->ok);
+	assert_int_equal(o->st.format, XFER_FORMAT_TABLE);
+	assert_int_equal(o->sets.n, sets);
+	assert_int_equal(o->st.runs, runs);
+	assert_int_equal(o->st.n_checks, checks);
+	assert_int_equal(o->st.checks_failed, failed);
+}
+
 static void test_table_shapes(void **state)
 {
 	(void)state;
@@ -833,25 +849,15 @@ static void test_table_shapes(void **state)
 	free(v);
 	free(mail);
 	/* It is found without --format too. */
-	char *text = read_fixture("table-mail.txt");
-	import_text(&o, "m", text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
-	assert_int_equal(o.st.format, XFER_FORMAT_TABLE);
-	assert_int_equal(o.st.runs, 15);
+	import_table_fixture(&o, "table-mail.txt", "m", 3, 15, 9, 0);
 	done(&o);
-	free(text);
 
 	/* Tabs, units in brackets, no rules, a comment after it; the Dev.
 	 * per set is the population SD of I's times (0.1822086716), of II's
 	 * rates (2.138223562) and, for III, 1.7 is none (times 0.2134713095
 	 * and 0.1909345438, rates 1.488959368 and 1.331765745). */
-	text = read_fixture("table-tabs.txt");
-	import_text(&o, "tabs", text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
-	assert_true(o.ok);
-	assert_int_equal(o.sets.n, 3);
+	import_table_fixture(&o, "table-tabs.txt", "tabs", 3, 15, 9, 1);
 	assert_string_equal(o.sets.sets[2].label, "III");
-	assert_int_equal(o.st.runs, 15);
-	assert_int_equal(o.st.n_checks, 9);
-	assert_int_equal(o.st.checks_failed, 1);
 	check_on_line(&o, "tabs", 8, "Avg. Rate [kB/s] of II = 141.6: the mean of 5 runs");
 	check_on_line(&o, "tabs", 9, "Dev. Time [s] of I (one value for the set: that of this "
 				     "column) = 0.18: the population SD (divisor n) of 5 runs, "
@@ -863,21 +869,15 @@ static void test_table_shapes(void **state)
 				     "of its columns) = 1.7: NEITHER");
 	assert_int_equal(o.st.unused, 5);     /* names, columns, Avg., Dev., the comment */
 	done(&o);
-	free(text);
 
 	/* Two-line header (units under the names), names with a blank, no
 	 * rule; Avg. rates are harmonic means (100.0982584, 84.64303400),
 	 * Dev. population SDs (0.1822086716, 1.779978, 0.1909345438,
 	 * 1.328256). */
-	text = read_fixture("table-twoline.txt");
-	import_text(&o, "two", text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
-	assert_true(o.ok);
-	assert_int_equal(o.sets.n, 2);
+	import_table_fixture(&o, "table-twoline.txt", "two", 2, 10, 8, 0);
 	assert_string_equal(o.sets.sets[0].label, "old driver");
 	assert_string_equal(o.sets.sets[1].label, "new driver");
 	close_to(run_at(&o, 1, 4)->seconds, 11.95);
-	assert_int_equal(o.st.n_checks, 8);
-	assert_int_equal(o.st.checks_failed, 0);
 	check_on_line(&o, "two", 11, "Avg. Rate (KiB/s) of old driver = 100.10: the harmonic mean");
 	check_on_line(&o, "two", 11, "Avg. Rate (KiB/s) of new driver = 84.64: the harmonic mean");
 	check_on_line(&o, "two", 12, "Dev. Time (s) of old driver = 0.18: the population SD");
@@ -889,22 +889,16 @@ static void test_table_shapes(void **state)
 	assert_non_null(strstr(o.log.text, "su:3:3: not recognised as table output (a line of "
 					   "units, but not one for each column)"));
 	done(&o);
-	free(text);
 
 	/* Units written on to the names, a rule of "=", one condition, a
 	 * trailing remark: Avg. rate the harmonic mean 141.5674278, Dev.
 	 * sample SDs 0.1273970172 and 2.390606618. */
-	text = read_fixture("table-attached.txt");
-	import_text(&o, "att", text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
-	assert_true(o.ok);
-	assert_int_equal(o.sets.n, 1);
+	import_table_fixture(&o, "table-attached.txt", "att", 1, 5, 4, 0);
 	assert_string_equal(o.sets.sets[0].label, "att");
-	assert_int_equal(o.st.runs, 5);
 	check_on_line(&o, "att", 9, "Avg. Rate[kB/s] of att = 141.57: the harmonic mean");
 	check_on_line(&o, "att", 10, "Dev. Time(s) of att = 0.127: the sample SD");
 	check_on_line(&o, "att", 10, "Dev. Rate[kB/s] of att = 2.39: the sample SD");
 	done(&o);
-	free(text);
 }
 
 static void import_opts(struct outcome *o, const char *name, const char *data,
@@ -1046,13 +1040,16 @@ static void test_merge_and_labels(void **state)
 	struct xfer_import_opts opts = { .format = XFER_FORMAT_CSV, .label = "L" };
 	xfer_sets_init(&sets);
 	assert_true(xfer_import_buffer(&sets, "a", "1,1\n2,2\n", 8, &opts, &st, NULL, &err));
+	xfer_import_stats_free(&st);
 	assert_true(xfer_import_buffer(&sets, "b", "3,3\n", 4, &opts, &st, NULL, &err));
+	xfer_import_stats_free(&st);
 	assert_int_equal(sets.n, 1);
 	assert_int_equal(sets.sets[0].n_runs, 3);
 	assert_true(sets.sets[0].runs[2].bytes == 3);
 	/* A failing file adds nothing. */
 	opts.format = XFER_FORMAT_TIMES;
 	assert_false(xfer_import_buffer(&sets, "c", "1\n", 2, &opts, &st, NULL, &err));
+	xfer_import_stats_free(&st);
 	assert_int_equal(sets.sets[0].n_runs, 3);
 	xfer_sets_free(&sets);
 }
