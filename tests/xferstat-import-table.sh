@@ -294,4 +294,41 @@ check "sessions: the cut one reported, not imported" grep -q "np.txt:193:3: sess
 "$XFERSTAT" import --label sweeps -o "$T/np1.json" "$T/np.txt" 2>/dev/null
 check "sessions: --label joins them" \
 	[ "$(xs_json "$T/np1.json" '[(s["label"], len(s["runs"])) for s in d["sets"]]')" = "[('sweeps', 164)]" ]
+# Tables as they arrive in mail (tests/fixtures/xferstat/table-*.txt):
+# the set names alone on a line, "Count Time Rate Time Rate ...", single
+# blanks, and a Dev. of the times only, one per set; the same respaced
+# with tabs and runs of blanks.  The SDs are Python's.
+for gap in ' ' '	' '    '; do
+	sed "s/ /$gap/g" "$F/table-mail.txt" >"$T/mailtab.txt"
+	"$XFERSTAT" import -f table --size 1M -o "$T/mailtab.json" "$T/mailtab.txt" 2>"$T/mailtab.out"
+	check "mail table (gap '$gap'): three sets I II III of 5 runs" \
+		[ "$(xs_json "$T/mailtab.json" '[(s["label"], len(s["runs"])) for s in d["sets"]]')" = "[('I', 5), ('II', 5), ('III', 5)]" ]
+	want=$("$PY" -c 'import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%.10g" % statistics.stdev(r["seconds"] for r in s["runs"]) for s in d["sets"]))' "$T/mailtab.json")
+	for sd in $want; do
+		check "mail table (gap '$gap'): a Dev. per set found to be the sample SD of the times, $sd" \
+			grep -q "Dev. Time of I* (one value for the set: that of this column) = 0\.[0-9]*: the sample SD (divisor n-1) of 5 runs, $sd" "$T/mailtab.out"
+	done
+done
+"$XFERSTAT" import --strict --size 1M -o "$T/tabs.json" "$F/table-tabs.txt" 2>"$T/tabs.out"
+check "tab table: --strict refuses the Dev. that matches none" [ $? -eq 2 ] && [ ! -e "$T/tabs.json" ]
+check "tab table: says so at its cell" grep -q "table-tabs.txt:9:16: Dev. Time \[s\] of III (one value for the set; it matches none of its columns) = 1.7: NEITHER" "$T/tabs.out"
+"$XFERSTAT" import --size 1M -o "$T/two.json" "$F/table-twoline.txt" 2>"$T/two.out"
+check "two-line header: sets named with a blank, units from the second line" \
+	[ "$(xs_json "$T/two.json" '[(s["label"], s["runs"][0]["seconds"]) for s in d["sets"]]')" = "[('old driver', 10.12), ('new driver', 12.05)]" ]
+# Conditions under headings in one pasted mail (fixtures mail-*.txt).
+"$XFERSTAT" import -o "$T/h.json" "$F/mail-nuttcp.txt" 2>"$T/h.out"
+check "headings: two sets named by them" \
+	[ "$(xs_json "$T/h.json" '[(s["label"], len(s["runs"])) for s in d["sets"]]')" = "[('Before the patch', 2), ('After the patch', 2)]" ]
+check "headings: the summary says which sets and why" \
+	grep -q 'mail-nuttcp.txt: set "After the patch": 2 runs, named by the heading on line 16$' "$T/h.out"
+"$XFERSTAT" import --separator Test -o "$T/s.json" "$F/mail-ftp.txt" 2>"$T/s.out"
+check "--separator: sets named by the rest of its lines" \
+	[ "$(xs_json "$T/s.json" '[(s["label"], len(s["runs"])) for s in d["sets"]]')" = "[('I', 2), ('II', 2), ('III', 1)]" ]
+"$XFERSTAT" import --label X --separator Test -o "$T/ls.json" "$F/mail-ftp.txt" 2>"$T/ls.out"
+check "--label with --separator: a usage error" [ $? -eq 2 ] && grep -q "give one of them" "$T/ls.out"
+"$XFERSTAT" import --label X -o "$T/l.json" "$F/mail-old-new.txt" 2>/dev/null
+check "--label: one set, no headings" \
+	[ "$(xs_json "$T/l.json" '[(s["label"], len(s["runs"])) for s in d["sets"]]')" = "[('X', 5)]" ]
 exit $xs_fail

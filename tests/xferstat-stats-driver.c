@@ -189,7 +189,7 @@ static bool render(const struct xs_report *r, enum format f, size_t width, struc
 
 int main(int argc, char **argv)
 {
-	struct xs_options opt = { XS_ALPHA_DEFAULT, false, false };
+	struct xs_options opt = { XS_ALPHA_DEFAULT, false, false, XS_CI_AUTO };
 	enum format f = F_JSON;
 	size_t width = XS_TERMPLOT_WIDTH;
 	struct sets s = { 0 };

@@ -17,15 +17,19 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: xferstat import [--format F] [--label L] [--size BYTES] [--intervals]\n"
-	      "                       [--strict] [-v|-q] [-o OUT.json] FILE...\n"
+	fputs("usage: xferstat import [--format F] [--label L | --separator TEXT] [--size BYTES]\n"
+	      "                       [--intervals] [--strict] [-v|-q] [-o OUT.json] FILE...\n"
 	      "Reads transfer reports of other tools and writes them as xferstat results\n"
 	      "(to OUT.json, or standard output).\n"
 	      "  -f, --format F   ftp, curl, curl-json, nuttcp, netpipe, iperf3, irspray,\n"
 	      "                   csv, times, table, or auto (default: detected per file)\n"
 	      "  -l, --label L    put every run in the set L (default: each file's name, and\n"
 	      "                   NAME#1, NAME#2... for a file of several sessions; CSV lines\n"
-	      "                   may carry their own label, a table's header names its sets)\n"
+	      "                   may carry their own label, a table's header names its sets,\n"
+	      "                   and a heading in a pasted mail, a short line of prose\n"
+	      "                   followed by runs, starts a set named by it)\n"
+	      "      --separator TEXT  a line starting with TEXT starts a new set, named by\n"
+	      "                   the rest of the line (instead of guessing headings)\n"
 	      "  -s, --size BYTES bytes of each run for a plain list of times or a table\n"
 	      "  -i, --intervals  take nuttcp -i and iperf3 intervals as the runs\n"
 	      "      --strict     fail (exit 2, write nothing) if any line is not recognised,\n"
@@ -52,6 +56,9 @@ static void print_summary(const char *file, const struct xfer_import_stats *st)
 	if (st->checks_failed)
 		fprintf(stderr, ", %zu Avg./Dev. cells match no statistic", st->checks_failed);
 	fputc('\n', stderr);
+	/* Which sets, and why, when there is more than the file's one. */
+	for (size_t i = 0; (st->n_sets_made > 1 || st->headings) && i < st->n_sets_made; i++)
+		fprintf(stderr, "xferstat: %s: set %s\n", file, st->sets_made[i]);
 }
 
 int xferstat_cmd_import(int argc, char **argv)
@@ -62,6 +69,7 @@ int xferstat_cmd_import(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "intervals", no_argument, NULL, 'i' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "separator", required_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -96,6 +104,13 @@ int xferstat_cmd_import(int argc, char **argv)
 		case 'S':
 			strict = true;
 			break;
+		case 'P':
+			if (!*optarg) {
+				cli_error("import: --separator needs a text that starts the lines");
+				return XFERSTAT_EXIT_USAGE;
+			}
+			opts.separator = optarg;
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -112,6 +127,11 @@ int xferstat_cmd_import(int argc, char **argv)
 			usage(stderr);
 			return XFERSTAT_EXIT_USAGE;
 		}
+	}
+	if (opts.label && opts.separator) {
+		cli_error("import: --label puts every run in one set; --separator splits them: "
+			  "give one of them");
+		return XFERSTAT_EXIT_USAGE;
 	}
 	if (optind >= argc) {
 		cli_error("import: no input file");
@@ -139,14 +159,14 @@ int xferstat_cmd_import(int argc, char **argv)
 		/* The table check is shown even when the import fails (no size). */
 		for (size_t k = 0; verbosity >= 0 && k < st.n_checks; k++)
 			fprintf(stderr, "xferstat: %s\n", st.checks[k]);
+		if (ok && verbosity >= 0)
+			print_summary(argv[i], &st);
 		xfer_import_stats_free(&st);
 		if (!ok) {
 			cli_error("import: %s", err.msg);
 			rc = XFERSTAT_EXIT_USAGE;
 			break;
 		}
-		if (verbosity >= 0)
-			print_summary(argv[i], &st);
 		runs += st.runs;
 		faults += st.unrecognised + st.broken + (st.dropped ? 1 : 0) + st.checks_failed;
 	}

@@ -285,7 +285,7 @@ static void print_table(const struct xfer_sets *sets, bool with_link)
  * compare` gives for the saved file. */
 static void print_summary(const struct xfer_sets *sets)
 {
-	const struct xs_options opt = { XS_ALPHA_DEFAULT, false, false };
+	const struct xs_options opt = { XS_ALPHA_DEFAULT, false, false, XS_CI_AUTO };
 	struct xs_report report;
 	struct xs_out out;
 	char err[256];

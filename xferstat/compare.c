@@ -311,29 +311,26 @@ static int condition_outliers(struct xs_condition *c)
 	return rc;
 }
 
-static int condition_rate_mean(struct xs_condition *c)
+static int condition_rate_mean(struct xs_condition *c, enum xs_ci_method ci)
 {
 	struct xs_ratio agg;
 	int rc;
 
 	if (c->arith_rate) {
 		c->rate_mean = c->rate_s.mean;
-		c->rate_has_ci = c->rate_s.has_sd;
-		c->rate_ci_lo = c->rate_s.ci_lo;
-		c->rate_ci_hi = c->rate_s.ci_hi;
-		return 0;
+		return xs_interval_mean(c->rate, c->n, XS_CI_LEVEL, c->rate_s.ci_lo, c->rate_s.ci_hi,
+					ci, &c->rate_ci);
 	}
 	rc = xs_aggregate_rate(c->bytes, c->time, c->n, XS_CI_LEVEL, &agg);
 	if (rc != 0)
 		return rc;
 	c->rate_mean = agg.rate;
-	c->rate_has_ci = agg.has_ci;
-	c->rate_ci_lo = agg.ci_lo;
-	c->rate_ci_hi = agg.ci_hi;
-	return 0;
+	return xs_interval_ratio(c->bytes, c->time, c->n, XS_CI_LEVEL, agg.ci_lo, agg.ci_hi, ci,
+				 &c->rate_ci);
 }
 
-static int condition_build(struct xs_condition *c, const struct xfer_set *set, bool arith_rate)
+static int condition_build(struct xs_condition *c, const struct xfer_set *set, bool arith_rate,
+			   enum xs_ci_method ci)
 {
 	int rc;
 
@@ -357,7 +354,10 @@ static int condition_build(struct xs_condition *c, const struct xfer_set *set, b
 	if (rc == 0)
 		rc = condition_outliers(c);
 	if (rc == 0)
-		rc = condition_rate_mean(c);
+		rc = xs_interval_mean(c->time, c->n, XS_CI_LEVEL, c->time_s.ci_lo, c->time_s.ci_hi,
+				      ci, &c->time_ci);
+	if (rc == 0)
+		rc = condition_rate_mean(c, ci);
 	if (rc != 0)
 		condition_free(c);
 	return rc;
@@ -451,7 +451,7 @@ void xs_report_free(struct xs_report *r)
 static int report_fill(struct xs_report *r, const struct xfer_set *sets)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		int rc = condition_build(&r->cond[i], &sets[i], r->opt.arith_rate);
+		int rc = condition_build(&r->cond[i], &sets[i], r->opt.arith_rate, r->opt.ci);
 
 		if (rc != 0)
 			return rc;

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "interval.h"
 #include "results.h"
 #include "stats.h"
 
@@ -84,8 +85,8 @@ struct xs_condition {
 	 * arith_rate the arithmetic mean of the per-run rates. */
 	bool arith_rate;
 	double rate_mean;
-	bool rate_has_ci;
-	double rate_ci_lo, rate_ci_hi;
+	/* The intervals reported for the mean time and rate (interval.h). */
+	struct xs_interval time_ci, rate_ci;
 };
 
 /* One condition against the reference (the first). */
@@ -102,6 +103,7 @@ struct xs_options {
 	double alpha;           /* level of the tests, (0, 1); default 0.05 */
 	bool arith_rate;        /* report the arithmetic mean of rates */
 	bool dev_population;    /* the table's Dev. row is the population SD */
+	enum xs_ci_method ci;   /* interval of mean time and rate; XS_CI_AUTO by default */
 };
 #define XS_ALPHA_DEFAULT 0.05
 

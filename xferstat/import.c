@@ -70,13 +70,33 @@ bool xfer_format_from_name(const char *name, enum xfer_format *out)
 	return false;
 }
 
+static void free_lines(char ***lines, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		free((*lines)[i]);
+	free(*lines);
+	*lines = NULL;
+	*n = 0;
+}
+
 void xfer_import_stats_free(struct xfer_import_stats *st)
 {
-	for (size_t i = 0; i < st->n_checks; i++)
-		free(st->checks[i]);
-	free(st->checks);
-	st->checks = NULL;
-	st->n_checks = 0;
+	free_lines(&st->checks, &st->n_checks);
+	free_lines(&st->sets_made, &st->n_sets_made);
+}
+
+/* Appends a copy of text to a list of lines; false on ENOMEM. */
+static bool add_line(char ***lines, size_t *n, const char *text)
+{
+	char **grown = realloc(*lines, (*n + 1) * sizeof(*grown));
+	if (!grown)
+		return false;
+	*lines = grown;
+	grown[*n] = strdup(text);
+	if (!grown[*n])
+		return false;
+	(*n)++;
+	return true;
 }
 
 /* ---- the sink ---------------------------------------------------------- */
@@ -87,10 +107,42 @@ struct session_mark {
 	size_t runs_before;
 };
 
+/* Where the label of the runs comes from. */
+enum label_origin { ORIGIN_FILE, ORIGIN_OPTION, ORIGIN_HEADING, ORIGIN_SEPARATOR };
+
+/* The file, or a heading in it, and the sets under it. */
+struct base {
+	char label[128];
+	enum label_origin origin;
+	size_t line;                     /* of the heading */
+	size_t sessions;                 /* sessions under it that had runs */
+};
+
+/* A line that starts a new set if runs follow it. */
+struct pending_heading {
+	bool set;
+	char name[128];
+	size_t line;
+	enum label_origin origin;
+	bool has_warning;                /* the line's "not recognised" warning, held back */
+	char warning[320];
+};
+
 struct import_sink {
 	const char *name;
-	const char *label;               /* default label */
 	bool label_given;                /* --label: joins the sessions */
+	/* Headings; the runs' default label is the last base's. */
+	struct base *bases;
+	size_t n_bases, cap_bases;
+	bool find_headings;
+	const char *separator;
+	size_t separators;               /* separator lines without a name */
+	struct pending_heading pending;
+	bool hold_warning;               /* keep a line's warning until it is known */
+	bool have_held;
+	char held[320];
+	char **reasons;                  /* why each set of sets was made */
+	size_t n_reasons;
 	const struct format_def *fmt;
 	const struct logger *log;
 	struct xfer_sets *sets;          /* this file's sets, merged at the end */
@@ -103,7 +155,6 @@ struct import_sink {
 	enum session_rule sessions;
 	size_t session;                  /* number of the current one, from 1 */
 	size_t session_runs;             /* its runs so far */
-	size_t sessions_seen;            /* sessions that had runs */
 	uint64_t last_block;
 	struct session_mark *marks;
 	size_t n_marks, cap_marks;
@@ -132,9 +183,44 @@ void import_sink_error_at(struct import_sink *sink, struct import_pos at, const 
 	sink->failed = true;
 }
 
+static const struct base *current_base(const struct import_sink *sink)
+{
+	return &sink->bases[sink->n_bases - 1];
+}
+
 const char *import_sink_label(const struct import_sink *sink)
 {
-	return sink->label;
+	return current_base(sink)->label;
+}
+
+/* A growing array with room for element n (doubling, from 4): arr
+ * itself or its new place; NULL, with arr untouched, on ENOMEM. */
+static void *room_for_one(void *arr, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	size_t grown_cap = *cap ? 2 * *cap : 4;
+	void *grown = realloc(arr, grown_cap * size);
+	if (grown)
+		*cap = grown_cap;
+	return grown;
+}
+
+/* Runs from now on go under this label. */
+static bool begin_base(struct import_sink *sink, const char *label, enum label_origin origin,
+		       size_t line)
+{
+	struct base *bases = room_for_one(sink->bases, &sink->cap_bases, sink->n_bases,
+					  sizeof(*bases));
+	if (!bases)
+		return false;
+	sink->bases = bases;
+	struct base *b = &sink->bases[sink->n_bases++];
+	snprintf(b->label, sizeof(b->label), "%s", label);
+	b->origin = origin;
+	b->line = line;
+	b->sessions = 0;
+	return true;
 }
 
 void import_sink_check_failed(struct import_sink *sink)
@@ -189,10 +275,10 @@ static const char *run_label(struct import_sink *sink, const struct cursor *labe
 		return buf;
 	}
 	if (sink->sessions != SESSIONS_NONE && !sink->label_given) {
-		snprintf(buf, cap, "%s#%zu", sink->label, sink->session);
+		snprintf(buf, cap, "%s#%zu", import_sink_label(sink), sink->session);
 		return buf;
 	}
-	return sink->label;
+	return import_sink_label(sink);
 }
 
 void import_sink_session_break(struct import_sink *sink)
@@ -212,14 +298,11 @@ static bool mark_set(struct import_sink *sink, size_t set)
 	for (size_t i = 0; i < sink->n_marks; i++)
 		if (sink->marks[i].set == set)
 			return true;
-	if (sink->n_marks == sink->cap_marks) {
-		size_t cap = sink->cap_marks ? 2 * sink->cap_marks : 4;
-		struct session_mark *grown = realloc(sink->marks, cap * sizeof(*grown));
-		if (!grown)
-			return false;
-		sink->marks = grown;
-		sink->cap_marks = cap;
-	}
+	struct session_mark *marks = room_for_one(sink->marks, &sink->cap_marks, sink->n_marks,
+						  sizeof(*marks));
+	if (!marks)
+		return false;
+	sink->marks = marks;
 	sink->marks[sink->n_marks++] = (struct session_mark){ set, sink->sets->sets[set].n_runs };
 	return true;
 }
@@ -244,10 +327,82 @@ void import_sink_session_cut(struct import_sink *sink, struct import_pos at, con
 	sink->n_marks = 0;
 }
 
+static const char *const session_words[] = {
+	[SESSIONS_NONE] = "",
+	[SESSIONS_BY_BLOCK] = "a message size not above the last starts a sweep",
+	[SESSIONS_BY_TOTALS] = "each nuttcp command's intervals",
+	[SESSIONS_BY_DOCUMENT] = "each iperf3 test",
+};
+
+/* Why the set a run starts is made: its own label, or the heading it is
+ * under (or the file, or --label). */
+static bool note_reason(struct import_sink *sink, const struct cursor *label, size_t line)
+{
+	const struct base *b = current_base(sink);
+	char why[200];
+	if (label && cursor_remaining(label) > 0)
+		snprintf(why, sizeof(why), "named in the input, first run on line %zu", line);
+	else if (b->origin == ORIGIN_HEADING)
+		snprintf(why, sizeof(why), "named by the heading on line %zu", b->line);
+	else if (b->origin == ORIGIN_SEPARATOR)
+		snprintf(why, sizeof(why), "named by the separator on line %zu", b->line);
+	else
+		snprintf(why, sizeof(why), "%s", b->origin == ORIGIN_OPTION ? "named by --label"
+									: "named after the file");
+	return add_line(&sink->reasons, &sink->n_reasons, why);
+}
+
+static void release_held(struct import_sink *sink)
+{
+	if (sink->have_held)
+		log_msg(sink->log, LOG_LEVEL_WARNING, "%s", sink->held);
+	sink->have_held = false;
+}
+
+/* A heading not followed by runs is what it was: a line not recognised. */
+static void release_pending(struct import_sink *sink)
+{
+	if (sink->pending.set && sink->pending.has_warning)
+		log_msg(sink->log, LOG_LEVEL_WARNING, "%s", sink->pending.warning);
+	sink->pending.set = false;
+}
+
+/* The first run after a heading: its set begins (not inside a nuttcp
+ * command's intervals, which the heading cannot split). */
+static bool confirm_heading(struct import_sink *sink)
+{
+	struct pending_heading *p = &sink->pending;
+	if (sink->sessions == SESSIONS_BY_TOTALS && sink->session_runs > 0) {
+		release_pending(sink);
+		return true;
+	}
+	p->set = false;
+	import_sink_session_break(sink);
+	if (!begin_base(sink, p->name, p->origin, p->line)) {
+		import_sink_error(sink, "out of memory");
+		return false;
+	}
+	sink->session = 1;
+	sink->session_runs = 0;
+	sink->n_marks = 0;
+	sink->last_block = 0;
+	sink->st->headings++;
+	if (p->origin == ORIGIN_HEADING) {
+		sink->st->unrecognised--;       /* counted when its line was read */
+		sink->st->unused++;
+	}
+	log_msg(sink->log, LOG_LEVEL_INFO, "%s:%zu:1: %s \"%s\": the runs after it are its set",
+		sink->name, p->line, p->origin == ORIGIN_HEADING ? "heading" : "separator",
+		p->name);
+	return true;
+}
+
 bool import_sink_run(struct import_sink *sink, struct import_pos at, const struct xfer_run *run,
 		     const char *direction, const struct cursor *label)
 {
 	char buf[160];
+	if (sink->pending.set && !confirm_heading(sink))
+		return false;
 	if (sink->sessions == SESSIONS_BY_BLOCK) {
 		if (run->block_size <= sink->last_block)
 			import_sink_session_break(sink);
@@ -267,6 +422,10 @@ bool import_sink_run(struct import_sink *sink, struct import_pos at, const struc
 			import_sink_error(sink, "out of memory");
 			return false;
 		}
+		if (!note_reason(sink, label, at.line)) {
+			import_sink_error(sink, "out of memory");
+			return false;
+		}
 		set = &sink->sets->sets[sink->sets->n - 1];
 	}
 	if ((sink->sessions != SESSIONS_NONE &&
@@ -277,7 +436,7 @@ bool import_sink_run(struct import_sink *sink, struct import_pos at, const struc
 	}
 	if (sink->session_runs++ == 0 && sink->sessions != SESSIONS_NONE) {
 		sink->st->sessions++;
-		sink->sessions_seen++;
+		sink->bases[sink->n_bases - 1].sessions++;
 	}
 	sink->st->runs++;
 	sink->item_runs++;
@@ -312,13 +471,20 @@ static void excerpt(const struct cursor *text, char *buf, size_t cap)
 void import_sink_unrecognised(struct import_sink *sink, struct import_pos at, const char *why,
 			      const struct cursor *text)
 {
-	char shown[64] = "";
+	char shown[64] = "", msg[sizeof(sink->held)];
 	sink->item_unrecognised++;
 	if (text)
 		excerpt(text, shown, sizeof(shown));
-	log_msg(sink->log, LOG_LEVEL_WARNING, "%s:%zu:%zu: not recognised as %s output%s%s%s%s%s",
-		sink->name, at.line, at.col, sink->fmt->name, why ? " (" : "", why ? why : "",
-		why ? ")" : "", text ? ": " : "", shown);
+	snprintf(msg, sizeof(msg), "%s:%zu:%zu: not recognised as %s output%s%s%s%s%s",
+		 sink->name, at.line, at.col, sink->fmt->name, why ? " (" : "", why ? why : "",
+		 why ? ")" : "", text ? ": " : "", shown);
+	if (!sink->hold_warning) {
+		log_msg(sink->log, LOG_LEVEL_WARNING, "%s", msg);
+		return;
+	}
+	release_held(sink);     /* a second one in the line: the first is told now */
+	memcpy(sink->held, msg, sizeof(msg));
+	sink->have_held = true;
 }
 
 void import_sink_next_item(struct import_sink *sink)
@@ -572,6 +738,76 @@ static void parse_line(struct import_sink *sink, struct cursor line, size_t line
 	}
 }
 
+/* The text of a line after its quote markers. */
+static struct cursor unquoted(struct cursor line)
+{
+	cursor_skip(&line, quote_prefix(line));
+	return line;
+}
+
+/* Bytes up to the last non-blank. */
+static size_t trimmed_length(struct cursor c)
+{
+	size_t len = 0, n = 0;
+	uint8_t ch;
+	while (cursor_u8(&c, &ch)) {
+		n++;
+		if (ch != ' ' && ch != '\t')
+			len = n;
+	}
+	return len;
+}
+
+/* A line starting with --separator: the next runs are a set named by
+ * the rest of the line (or FILE#k when nothing follows). */
+static bool separator_line(struct import_sink *sink, struct cursor line, size_t lineno)
+{
+	struct cursor text = unquoted(line);
+	struct pending_heading *p = &sink->pending;
+	if (!sink->separator || !cursor_literal(&text, sink->separator))
+		return false;
+	release_pending(sink);
+	cursor_skip_blanks(&text);
+	size_t len = trimmed_length(text);
+	struct cursor name;
+	if (len >= sizeof(p->name))
+		len = sizeof(p->name) - 1;
+	cursor_sub(&text, len, &name);
+	if (len == 0)
+		snprintf(p->name, sizeof(p->name), "%.100s#%zu", sink->bases[0].label,
+			 ++sink->separators);
+	else
+		cursor_to_cstr(&name, p->name, sizeof(p->name));
+	p->set = true;
+	p->line = lineno;
+	p->origin = ORIGIN_SEPARATOR;
+	p->has_warning = false;
+	import_sink_unused(sink, (struct import_pos){ lineno, 1 },
+			   "a separator of sets (--separator): the runs after it are a set");
+	return true;
+}
+
+/* After a line shaped like a heading is read: if it gave nothing but a
+ * "not recognised", it is the heading of the runs that follow, if any. */
+static void note_heading(struct import_sink *sink, bool shaped, const char *name,
+			 size_t lineno, bool broken)
+{
+	struct pending_heading *p = &sink->pending;
+	if (!shaped || sink->item_runs || sink->item_unused || !sink->item_unrecognised ||
+	    broken) {
+		release_held(sink);
+		return;
+	}
+	release_pending(sink);
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->set = true;
+	p->line = lineno;
+	p->origin = ORIGIN_HEADING;
+	p->has_warning = sink->have_held;
+	memcpy(p->warning, sink->held, sizeof(p->warning));
+	sink->have_held = false;
+}
+
 static void parse_lines(struct import_sink *sink, const char *data, size_t len,
 			const struct xfer_import_opts *opts)
 {
@@ -586,9 +822,20 @@ static void parse_lines(struct import_sink *sink, const char *data, size_t len,
 			sink->st->lines++;
 			continue;
 		}
+		if (separator_line(sink, line, lineno)) {
+			import_sink_next_item(sink);
+			continue;
+		}
+		char name[sizeof(sink->pending.name)];
+		bool shaped = sink->find_headings && text_heading(unquoted(line), name, sizeof(name));
+		sink->hold_warning = shaped;
 		parse_line(sink, line, lineno, opts, &tail);
+		sink->hold_warning = false;
+		note_heading(sink, shaped, name, lineno, tail.broken);
 		import_sink_next_item(sink);
 	}
+	release_pending(sink);
+	release_held(sink);
 	if (sink->failed || sink->sessions == SESSIONS_NONE)
 		return;
 	if (tail.broken)
@@ -666,16 +913,43 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-/* A file of one session keeps the plain label: NAME#1 becomes NAME. */
+/* A file (or heading) of one session keeps the plain label: NAME#1
+ * becomes NAME. */
 static void single_session_label(struct import_sink *sink)
 {
 	char one[160];
-	if (sink->sessions == SESSIONS_NONE || sink->label_given || sink->sessions_seen != 1)
+	if (sink->sessions == SESSIONS_NONE || sink->label_given)
 		return;
-	snprintf(one, sizeof(one), "%s#1", sink->label);
-	for (size_t i = 0; i < sink->sets->n; i++) {
-		struct xfer_set *set = &sink->sets->sets[i];
-		if (strcmp(set->label, one) == 0 && !xfer_set_set_label(set, sink->label))
+	for (size_t b = 0; b < sink->n_bases; b++) {
+		if (sink->bases[b].sessions != 1)
+			continue;
+		snprintf(one, sizeof(one), "%s#1", sink->bases[b].label);
+		for (size_t i = 0; i < sink->sets->n; i++) {
+			struct xfer_set *set = &sink->sets->sets[i];
+			if (strcmp(set->label, one) == 0 &&
+			    !xfer_set_set_label(set, sink->bases[b].label))
+				import_sink_error(sink, "out of memory");
+		}
+	}
+}
+
+/* The caller's list of the sets made, and why. */
+static void report_sets(struct import_sink *sink)
+{
+	char line[400];
+	for (size_t i = 0; i < sink->sets->n && i < sink->n_reasons; i++) {
+		const struct xfer_set *set = &sink->sets->sets[i];
+		if (set->n_runs == 0)
+			continue;       /* all its runs were in a session cut short */
+		/* NAME#k: one of several sessions under the same name. */
+		bool session = sink->sessions != SESSIONS_NONE && !sink->label_given &&
+			       strchr(set->label, '#');
+		snprintf(line, sizeof(line), "\"%s\"%s%s%s: %zu run%s, %s%s%s%s", set->label,
+			 set->direction ? " (" : "", set->direction ? set->direction : "",
+			 set->direction ? ")" : "", set->n_runs, set->n_runs == 1 ? "" : "s",
+			 sink->reasons[i], session ? "; one of its sessions (" : "",
+			 session ? session_words[sink->sessions] : "", session ? ")" : "");
+		if (!add_line(&sink->st->sets_made, &sink->st->n_sets_made, line))
 			import_sink_error(sink, "out of memory");
 	}
 }
@@ -759,8 +1033,9 @@ bool xfer_import_buffer(struct xfer_sets *sets, const char *name,
 	xfer_sets_init(&local);
 	struct import_sink sink = {
 		.name = name,
-		.label = opts->label ? opts->label : base_name(name),
 		.label_given = opts->label != NULL,
+		.find_headings = !opts->label && !opts->separator && formats[f].line,
+		.separator = opts->label ? NULL : opts->separator,
 		.fmt = &formats[f],
 		.log = log,
 		.sets = &local,
@@ -770,6 +1045,11 @@ bool xfer_import_buffer(struct xfer_sets *sets, const char *name,
 			    : formats[f].sessions,
 		.session = 1,
 	};
+	if (!begin_base(&sink, opts->label ? opts->label : base_name(name),
+			opts->label ? ORIGIN_OPTION : ORIGIN_FILE, 0)) {
+		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", name);
+		return false;
+	}
 	if (formats[f].doc)
 		formats[f].doc(&sink, data, len, opts);
 	else
@@ -777,6 +1057,10 @@ bool xfer_import_buffer(struct xfer_sets *sets, const char *name,
 	free(sink.marks);
 	if (!sink.failed)
 		single_session_label(&sink);
+	if (!sink.failed)
+		report_sets(&sink);
+	free(sink.bases);
+	free_lines(&sink.reasons, &sink.n_reasons);
 	if (!sink.failed && !merge(sets, &local)) {
 		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", name);
 		sink.failed = true;

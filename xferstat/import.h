@@ -26,6 +26,13 @@
  * record, nuttcp intervals without their totals) is reported and none of
  * its runs is imported.
  *
+ * Headings: in a pasted mail a short line of prose with no run, followed
+ * by runs ("Before the patch", "with CRC", "old:", "Test II"), starts a
+ * set named by it; sessions under it are HEADING#1, HEADING#2 ...  A
+ * label given in the options puts everything in one set; a separator
+ * given in the options replaces the guess.  st->sets_made says which sets
+ * a file gave and why.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef XFERSTAT_IMPORT_H
@@ -63,6 +70,10 @@ struct xfer_import_opts {
 	const char *label;        /* NULL: the file's base name */
 	uint64_t size;            /* bytes per run for "times"; 0 if not given */
 	bool intervals;           /* nuttcp -i / iperf3 intervals become runs */
+	/* A line starting with this text (after quote markers) starts a new
+	 * set, named by the rest of the line; NULL: sets start at headings
+	 * (short lines of prose followed by runs) unless label is given. */
+	const char *separator;
 };
 
 struct xfer_import_stats {
@@ -81,6 +92,11 @@ struct xfer_import_stats {
 	char **checks;
 	size_t n_checks;
 	size_t checks_failed;     /* Avg./Dev. cells that match none of the statistics */
+	/* The sets this file gave, and why each was made, one line of text
+	 * each ("LABEL: N runs (the heading on line 3)"); freed with the rest. */
+	char **sets_made;
+	size_t n_sets_made;
+	size_t headings;          /* sets started by a heading or a separator line */
 };
 
 void xfer_import_stats_free(struct xfer_import_stats *st);

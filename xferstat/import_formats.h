@@ -163,6 +163,12 @@ bool text_micro(double v, int64_t *k);
  * not fit. */
 bool text_bytes(double value, uint64_t *out);
 
+/* Whether a line has the shape of a heading of the runs under it in a
+ * pasted mail (a short line of prose: no prompt, command, path or option;
+ * not a sentence ending in ",", "?" or "!"), with its text as the set's
+ * name (without a final ":" or ".") in name (import_headings.c). */
+bool text_heading(struct cursor line, char *name, size_t cap);
+
 /* A run of bytes in seconds, or an unused line when either is zero. */
 void line_run(struct line_result *res, uint64_t bytes, double seconds);
 

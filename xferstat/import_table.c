@@ -74,6 +74,11 @@ struct table {
 	struct cell avg[TABLE_MAX_COLS], dev[TABLE_MAX_COLS];
 	size_t avg_line, dev_line;
 	bool have_avg, have_dev;
+	/* An Avg. or Dev. row with one value per condition (the author's
+	 * deviation of the times only): the value of condition c is in
+	 * avg[c * group] / dev[c * group], and may be any column's. */
+	bool avg_per_set, dev_per_set;
+	bool have_units_line;   /* units on the line under the column names */
 };
 
 static bool is_blank(uint8_t ch)
@@ -123,7 +128,8 @@ static bool token_is(const struct token *t, const char *const *words)
 	return false;
 }
 
-static const char *const run_words[] = { "Run", "run", "#", "No.", "No", NULL };
+static const char *const run_words[] = { "Run", "run", "#", "No.", "No", "Count", "count",
+					 "Nr.", "Nr", NULL };
 static const char *const avg_words[] = { "Avg.", "Avg", "avg.", "avg", "Mean", "mean",
 					 "Average", "average", NULL };
 static const char *const dev_words[] = { "Dev.", "Dev", "dev.", "dev", "SD", "S.D.", "sd",
@@ -195,6 +201,80 @@ static bool unit_token(const struct token *t, struct cursor *inside)
 	return close == (open == '(' ? ')' : ']');
 }
 
+/* "Time(s)" or "Rate[KB/s]": the name and the unit written on to it. */
+static bool attached_unit(const struct token *t, struct token *name, struct token *unit)
+{
+	struct cursor c = t->text;
+	size_t len = 0;
+	uint8_t ch;
+	while (cursor_peek_u8(&c, &ch) && ch != '(' && ch != '[') {
+		cursor_u8(&c, &ch);
+		len++;
+	}
+	if (len == 0 || cursor_at_end(&c))
+		return false;
+	struct cursor whole = t->text;
+	cursor_sub(&whole, len, &name->text);
+	name->from = t->from;
+	name->to = t->from + len - 1;
+	unit->text = whole;
+	unit->from = t->from + len;
+	unit->to = t->to;
+	return true;
+}
+
+static const char unknown_unit[] = "unknown unit (s, ms, B/s, kB/s, KiB/s, Mbit/s, B, KiB ...)";
+
+/* The column's printed name, from its first to its last byte in line. */
+static void column_name(struct column *col, struct cursor line)
+{
+	struct cursor name;
+	size_t len = col->to - col->from + 1;
+	if (len >= sizeof(col->name))
+		len = sizeof(col->name) - 1;
+	cursor_skip(&line, col->from - 1);
+	cursor_sub(&line, len, &name);
+	cursor_to_cstr(&name, col->name, sizeof(col->name));
+}
+
+/* One column from tok[*i] (and the unit token after it, which *i then
+ * passes).  NULL, or why not; "" when the token names no column. */
+static const char *read_column(struct table *t, const struct token *tok, size_t n, size_t *i,
+			       struct cursor line)
+{
+	enum col_kind kind;
+	struct token head = tok[*i], unit_tok;
+	struct cursor unit;
+	bool attached = false;
+	if (!column_kind(&head, &kind)) {
+		if (!attached_unit(&tok[*i], &head, &unit_tok) || !column_kind(&head, &kind) ||
+		    !unit_token(&unit_tok, &unit))
+			return "";
+		attached = true;
+	}
+	if (kind == COL_RUN)
+		return *i != 0 || attached ? "a run column after the first" : NULL;
+	if (t->ncols == TABLE_MAX_COLS)
+		return "too many columns";
+	struct column *col = &t->cols[t->ncols++];
+	col->kind = kind;
+	col->unit = 1;
+	col->from = tok[*i].from;
+	col->to = tok[*i].to;
+	if (!attached && *i + 1 < n && unit_token(&tok[*i + 1], &unit)) {
+		col->to = tok[*i + 1].to;
+		(*i)++;
+		attached = true;
+	}
+	if (attached) {
+		col->unit = unit_factor(kind, &unit);
+		if (col->unit == 0)
+			return unknown_unit;
+	}
+	column_name(col, line);
+	return NULL;
+}
+
 /* Reads a column row into t->cols.  Returns NULL when the line is one,
  * else why not (a static string), or "" when it is not a column row at
  * all. */
@@ -207,38 +287,10 @@ static const char *column_row(struct cursor line, struct table *t)
 	if (n > sizeof(tok) / sizeof(tok[0]))
 		return "";
 	for (size_t i = 0; i < n; i++) {
-		enum col_kind kind;
-		if (!column_kind(&tok[i], &kind))
-			return "";
-		any = any || kind == COL_TIME || kind == COL_RATE;
-		if (kind == COL_RUN) {
-			if (i != 0)
-				return "a run column after the first";
-			continue;
-		}
-		if (t->ncols == TABLE_MAX_COLS)
-			return "too many columns";
-		struct column *col = &t->cols[t->ncols++];
-		struct cursor unit;
-		col->kind = kind;
-		col->unit = 1;
-		col->from = tok[i].from;
-		col->to = tok[i].to;
-		if (i + 1 < n && unit_token(&tok[i + 1], &unit)) {
-			col->unit = unit_factor(kind, &unit);
-			if (col->unit == 0)
-				return "unknown unit (s, ms, B/s, kB/s, KiB/s, Mbit/s, B, KiB ...)";
-			col->to = tok[i + 1].to;
-			i++;
-		}
-		struct cursor whole = line;
-		cursor_skip(&whole, col->from - 1);
-		struct cursor name;
-		size_t len = col->to - col->from + 1;
-		if (len >= sizeof(col->name))
-			len = sizeof(col->name) - 1;
-		cursor_sub(&whole, len, &name);
-		cursor_to_cstr(&name, col->name, sizeof(col->name));
+		const char *why = read_column(t, tok, n, &i, line);
+		if (why)
+			return why;
+		any = any || (t->ncols > 0 && t->cols[t->ncols - 1].kind != COL_SIZE);
 	}
 	if (!any)
 		return "";
@@ -354,6 +406,55 @@ static const char *row_cells(const struct table *t, const struct token *tok, siz
 	return NULL;
 }
 
+/* An Avg. or Dev. row of one value per condition (in a table of several
+ * columns per condition): each into the first cell of its condition.
+ * False if the row is not one. */
+static bool per_set_cells(const struct table *t, const struct token *tok, size_t n,
+			  struct cell *cells)
+{
+	if (t->group < 2 || n != t->nconds)
+		return false;
+	memset(cells, 0, t->ncols * sizeof(*cells));
+	for (size_t c = 0; c < n; c++)
+		if (!empty_cell(&tok[c]) && !read_cell(&tok[c], &cells[c * t->group]))
+			return false;
+	return true;
+}
+
+/* A line of units under the column names ("  (s)  (KB/s)  (s)  (KB/s)"),
+ * one per column: NULL when it is one (the columns then have them), ""
+ * when it is not, else why not. */
+static const char *units_line(struct cursor line, struct table *t)
+{
+	struct token tok[TABLE_MAX_COLS + 1];
+	struct cursor unit;
+	double factor[TABLE_MAX_COLS];
+	size_t n = tokens(line, false, tok, sizeof(tok) / sizeof(tok[0]));
+	if (n == 0 || n > TABLE_MAX_COLS)
+		return "";
+	for (size_t i = 0; i < n; i++)
+		if (!unit_token(&tok[i], &unit))
+			return "";
+	if (n != t->ncols)
+		return "a line of units, but not one for each column";
+	for (size_t i = 0; i < n; i++) {
+		unit_token(&tok[i], &unit);
+		factor[i] = unit_factor(t->cols[i].kind, &unit);
+		if (factor[i] == 0)
+			return unknown_unit;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct column *col = &t->cols[i];
+		char text[24];
+		size_t len = strlen(col->name);
+		t->cols[i].unit = factor[i];
+		if (cursor_to_cstr(&tok[i].text, text, sizeof(text)) &&
+		    len + 1 + strlen(text) < sizeof(col->name))
+			snprintf(col->name + len, sizeof(col->name) - len, " %s", text);
+	}
+	return NULL;
+}
+
 /* ---- the check of Avg. and Dev. ---------------------------------------- */
 
 struct stat3 {
@@ -425,23 +526,37 @@ static const char *match_words(int m)
 }
 
 /* The condition's name and the column's, for messages. */
-static void cell_name(const struct table *t, size_t k, const char *fallback, char *buf,
-		      size_t cap)
+static void cell_name(const struct table *t, size_t k, const char *fallback, const char *note,
+		      char *buf, size_t cap)
 {
 	char cond[128];
 	size_t c = k / t->group;
 	if (t->have_names && !cursor_to_cstr(&t->names[c].text, cond, sizeof(cond)))
 		snprintf(cond, sizeof(cond), "condition %zu", c + 1);
-	snprintf(buf, cap, "%s of %s", t->cols[k].name, t->have_names ? cond : fallback);
+	snprintf(buf, cap, "%s of %s%s", t->cols[k].name, t->have_names ? cond : fallback, note);
+}
+
+/* Whether a printed Avg. a shows the mean (or, for a rate, the harmonic
+ * mean) of s. */
+static bool avg_matches(const struct table *t, size_t k, const struct stat3 *s,
+			const struct cell *a)
+{
+	return shows_as(s->mean, a->value, a->decimals) ||
+	       (t->cols[k].kind == COL_RATE && shows_as(s->harmonic, a->value, a->decimals));
+}
+
+static bool dev_matches(const struct stat3 *s, const struct cell *c)
+{
+	return (s->n > 1 && shows_as(s->sd_sample, c->value, c->decimals)) ||
+	       shows_as(s->sd_population, c->value, c->decimals);
 }
 
 static void check_avg(struct import_sink *sink, const struct table *t, size_t k,
-		      const struct stat3 *s)
+		      const struct cell *a, const char *note, const struct stat3 *s)
 {
-	const struct cell *a = &t->avg[k];
-	char name[200];
+	char name[240];
 	struct import_pos at = { t->avg_line, a->col };
-	cell_name(t, k, import_sink_label(sink), name, sizeof(name));
+	cell_name(t, k, import_sink_label(sink), note, name, sizeof(name));
 	int d = a->decimals;
 	int m = shows_as(s->mean, a->value, d);
 	if (m) {
@@ -467,12 +582,11 @@ static void check_avg(struct import_sink *sink, const struct table *t, size_t k,
 }
 
 static void check_dev(struct import_sink *sink, const struct table *t, size_t k,
-		      const struct stat3 *s)
+		      const struct cell *c, const char *note, const struct stat3 *s)
 {
-	const struct cell *c = &t->dev[k];
-	char name[200], sample[80];
+	char name[240], sample[80];
 	struct import_pos at = { t->dev_line, c->col };
-	cell_name(t, k, import_sink_label(sink), name, sizeof(name));
+	cell_name(t, k, import_sink_label(sink), note, name, sizeof(name));
 	int d = c->decimals;
 	int ms = s->n > 1 ? shows_as(s->sd_sample, c->value, d) : 0;
 	int mp = shows_as(s->sd_population, c->value, d);
@@ -500,27 +614,66 @@ static void check_dev(struct import_sink *sink, const struct table *t, size_t k,
 	}
 }
 
+/* A row with one value per condition: each value is checked against
+ * the columns of its condition in turn, and reported for the first it
+ * matches (else for the first column, as matching none). */
+static void check_per_set(struct import_sink *sink, const struct table *t, bool avg,
+			  const struct xfer_import_opts *opts)
+{
+	const struct cell *row = avg ? t->avg : t->dev;
+	for (size_t c = 0; c < t->nconds; c++) {
+		const struct cell *cell = &row[c * t->group];
+		size_t first = SIZE_MAX, k;
+		struct stat3 s;
+		if (!cell->present || cell->decimals < 0)
+			continue;
+		for (k = c * t->group; k < (c + 1) * t->group; k++) {
+			if (t->cols[k].kind == COL_SIZE)
+				continue;
+			column_stats(t, k, opts, &s);
+			if (s.n == 0)
+				continue;
+			if (first == SIZE_MAX)
+				first = k;
+			if (avg ? avg_matches(t, k, &s, cell) : dev_matches(&s, cell))
+				break;
+		}
+		if (first == SIZE_MAX)
+			continue;
+		const char *note = " (one value for the set: that of this column)";
+		if (k == (c + 1) * t->group) {
+			k = first;
+			note = " (one value for the set; it matches none of its columns)";
+		}
+		column_stats(t, k, opts, &s);
+		if (avg)
+			check_avg(sink, t, k, cell, note, &s);
+		else
+			check_dev(sink, t, k, cell, note, &s);
+	}
+}
+
 static void check_table(struct import_sink *sink, const struct table *t,
 			const struct xfer_import_opts *opts)
 {
+	if (t->have_avg && t->avg_per_set)
+		check_per_set(sink, t, true, opts);
 	for (size_t k = 0; k < t->ncols; k++) {
-		bool has_avg = t->have_avg && t->avg[k].present;
-		bool has_dev = t->have_dev && t->dev[k].present;
+		bool has_avg = t->have_avg && !t->avg_per_set && t->avg[k].present;
+		bool has_dev = t->have_dev && !t->dev_per_set && t->dev[k].present;
 		if (t->cols[k].kind == COL_SIZE || (!has_avg && !has_dev))
 			continue;
 		struct stat3 s;
 		column_stats(t, k, opts, &s);
 		if (s.n == 0)
 			continue;
-		if (has_avg && t->avg[k].decimals < 0)
-			has_avg = false;
-		if (has_dev && t->dev[k].decimals < 0)
-			has_dev = false;
-		if (has_avg)
-			check_avg(sink, t, k, &s);
-		if (has_dev)
-			check_dev(sink, t, k, &s);
+		if (has_avg && t->avg[k].decimals >= 0)
+			check_avg(sink, t, k, &t->avg[k], "", &s);
+		if (has_dev && t->dev[k].decimals >= 0)
+			check_dev(sink, t, k, &t->dev[k], "", &s);
 	}
+	if (t->have_dev && t->dev_per_set)
+		check_per_set(sink, t, false, opts);
 }
 
 /* ---- the walk ------------------------------------------------------------ */
@@ -652,7 +805,8 @@ static bool table_row(struct import_sink *sink, struct table *t, struct cursor l
 			return false;
 	}
 	struct cell cells[TABLE_MAX_COLS];
-	const char *why = row_cells(t, tok + 1, n - 1, cells);
+	bool per_set = (avg || dev) && per_set_cells(t, tok + 1, n - 1, cells);
+	const char *why = per_set ? NULL : row_cells(t, tok + 1, n - 1, cells);
 	if (why) {
 		if (avg || dev)
 			return false;   /* a footnote such as "Avg. rate = total bytes / total time" */
@@ -663,6 +817,7 @@ static bool table_row(struct import_sink *sink, struct table *t, struct cursor l
 		memcpy(avg ? t->avg : t->dev, cells, t->ncols * sizeof(*cells));
 		*(avg ? &t->avg_line : &t->dev_line) = lineno;
 		*(avg ? &t->have_avg : &t->have_dev) = true;
+		*(avg ? &t->avg_per_set : &t->dev_per_set) = per_set;
 		import_sink_unused(sink, at, avg ? "the table's Avg. row (checked against the runs)"
 						 : "the table's Dev. row (checked against the runs)");
 		return true;
@@ -674,6 +829,21 @@ static bool table_row(struct import_sink *sink, struct table *t, struct cursor l
 	}
 	memcpy(row, cells, t->ncols * sizeof(*cells));
 	row_runs(sink, t, row, lineno, opts, no_size);
+	return true;
+}
+
+/* The units line of a two-line header, reported; false if the line is
+ * not one. */
+static bool units_line_at(struct import_sink *sink, struct table *t, struct cursor line,
+			  struct import_pos at)
+{
+	const char *why = units_line(line, t);
+	if (why && !*why)
+		return false;
+	if (why)
+		import_sink_unrecognised(sink, at, why, &line);
+	else
+		import_sink_unused(sink, at, "the units of the table's columns");
 	return true;
 }
 
@@ -742,6 +912,8 @@ bool import_table_doc(struct import_sink *sink, const char *data, size_t len,
 					break;
 				}
 			}
+		} else if (t->rows == 0 && !t->have_units_line && units_line_at(sink, t, line, at)) {
+			t->have_units_line = true;
 		} else if (!table_row(sink, t, line, lineno, opts, &no_size)) {
 			import_sink_unused(sink, at, "text after the table");
 		}

@@ -9,7 +9,7 @@ noinst_LTLIBRARIES += xferstat/libxferio.la
 xferstat_libxferio_la_SOURCES = \
 	xferstat/results.c xferstat/results.h \
 	xferstat/import.c xferstat/import.h xferstat/import_formats.h \
-	xferstat/import_text.c xferstat/import_json.c \
+	xferstat/import_text.c xferstat/import_json.c xferstat/import_headings.c \
 	xferstat/import_ftp.c xferstat/import_curl.c xferstat/import_nuttcp.c \
 	xferstat/import_netpipe.c xferstat/import_iperf3.c xferstat/import_irspray.c \
 	xferstat/import_csv.c xferstat/import_table.c \

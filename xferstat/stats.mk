@@ -6,6 +6,7 @@ noinst_LTLIBRARIES += xferstat/libxferstats.la
 xferstat_libxferstats_la_SOURCES = \
 	xferstat/results.h \
 	xferstat/stats.c xferstat/stats.h \
+	xferstat/interval.c xferstat/interval.h \
 	xferstat/compare.c xferstat/compare.h \
 	xferstat/table.c xferstat/table.h \
 	xferstat/termplot.c xferstat/termplot.h \

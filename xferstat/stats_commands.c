@@ -146,7 +146,7 @@ struct compare_args {
 static void compare_usage(FILE *out)
 {
 	fputs("usage: xferstat compare [--json|--csv|--markdown] [--alpha A] [--arith-rate]\n"
-	      "                        [--population] [--plot|--no-plot] FILE.json...\n"
+	      "                        [--population] [--ci METHOD] [--plot|--no-plot] FILE.json...\n"
 	      "Prints the runs of every result set side by side (Time and Rate), their\n"
 	      "statistics, and each set against the first: Welch's t-test, the Mann-Whitney\n"
 	      "U test, and a verdict in words.\n"
@@ -158,6 +158,9 @@ static void compare_usage(FILE *out)
 	      "                    total bytes / total time (labelled as such)\n"
 	      "      --population  the Dev. row is the population SD (divisor n), labelled\n"
 	      "                    Dev.(pop.), to compare with old tables that used it\n"
+	      "      --ci METHOD   95 % interval of the mean time and rate: auto (default: the\n"
+	      "                    bootstrap for few skewed runs, else t), t, log or bootstrap;\n"
+	      "                    never below 0 (t falls back to log), the method is named\n"
 	      "      --plot        add a strip plot of the rates (text output; default\n"
 	      "                    when standard output is a terminal); --no-plot: never\n"
 	      "  -h, --help        this help\n", out);
@@ -172,6 +175,7 @@ static int compare_parse(int argc, char **argv, struct compare_args *a)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "arith-rate", no_argument, NULL, 'R' },
 		{ "population", no_argument, NULL, 'D' },
+		{ "ci", required_argument, NULL, 'I' },
 		{ "plot", no_argument, NULL, 'P' },
 		{ "no-plot", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
@@ -188,6 +192,12 @@ static int compare_parse(int argc, char **argv, struct compare_args *a)
 		case 'M': a->format = CMP_MARKDOWN; break;
 		case 'R': a->opt.arith_rate = true; break;
 		case 'D': a->opt.dev_population = true; break;
+		case 'I':
+			if (!xs_ci_method_from_name(optarg, &a->opt.ci)) {
+				say(argv[0], "--ci '%s': give auto, t, log or bootstrap", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'P': a->plot = 1; break;
 		case 'N': a->plot = 0; break;
 		case 'h': compare_usage(stdout); return -1;
@@ -237,7 +247,7 @@ static void compare_render(const struct xs_report *r, const struct compare_args 
 
 int xferstat_cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { CMP_TEXT, -1, { XS_ALPHA_DEFAULT, false, false } };
+	struct compare_args a = { CMP_TEXT, -1, { XS_ALPHA_DEFAULT, false, false, XS_CI_AUTO } };
 	struct xfer_sets sets;
 	struct xs_report r;
 	struct xs_out o;
@@ -308,7 +318,7 @@ static int plot_parse(int argc, char **argv, const char **output, struct xs_opti
 
 int xferstat_cmd_plot(int argc, char **argv)
 {
-	struct xs_options opt = { XS_ALPHA_DEFAULT, false, false };
+	struct xs_options opt = { XS_ALPHA_DEFAULT, false, false, XS_CI_AUTO };
 	const char *output = NULL;
 	struct xfer_sets sets;
 	struct xs_report r;

@@ -342,13 +342,22 @@ static void table_footnotes(struct xs_out *o, const struct xs_report *r, const c
 
 /* ---- text ------------------------------------------------------------------- */
 
+/* The method of an interval as the text says it. */
+static const char *ci_words(const struct xs_interval *ci)
+{
+	if (ci->method == XS_CI_LOG && ci->t_below_zero)
+		return "log; t went below 0";
+	return xs_ci_method_name(ci->method);
+}
+
 static void text_summary(struct xs_out *o, const struct xs_summary *s, const char *what,
-			 const char *unit, double div, int dec, double mean, bool has_ci,
-			 double lo, double hi, const char *mean_note)
+			 const char *unit, double div, int dec, double mean,
+			 const struct xs_interval *ci, const char *mean_note)
 {
 	xs_out_printf(o, "  %s: mean %.*f %s%s", what, dec, mean / div, unit, mean_note);
-	if (has_ci)
-		xs_out_printf(o, ", 95%% CI [%.*f, %.*f]", dec, lo / div, dec, hi / div);
+	if (ci->defined)
+		xs_out_printf(o, ", 95%% CI [%.*f, %.*f] (%s)", dec, ci->lo / div, dec, ci->hi / div,
+			      ci_words(ci));
 	xs_out_printf(o, ", median %.*f, min %.*f, max %.*f\n", dec, s->median / div, dec,
 		      s->min / div, dec, s->max / div);
 	if (s->has_sd)
@@ -366,10 +375,10 @@ static void text_condition(struct xs_out *o, const struct xs_condition *c,
 	if (c->n_outliers)
 		xs_out_printf(o, ", %zu outlier%s", c->n_outliers, c->n_outliers == 1 ? "" : "s");
 	xs_out_printf(o, "\n");
-	text_summary(o, &c->time_s, "time", "s", 1.0, f->time_dec + 1, c->time_s.mean,
-		     c->time_s.has_sd, c->time_s.ci_lo, c->time_s.ci_hi, "");
+	text_summary(o, &c->time_s, "time", "s", 1.0, f->time_dec + 1, c->time_s.mean, &c->time_ci,
+		     "");
 	text_summary(o, &c->rate_s, "rate", f->unit.name, f->unit.divisor, f->rate_dec + 1,
-		     c->rate_mean, c->rate_has_ci, c->rate_ci_lo, c->rate_ci_hi,
+		     c->rate_mean, &c->rate_ci,
 		     c->arith_rate ? " (arithmetic)" : " (total bytes / total time)");
 }
 
@@ -422,6 +431,21 @@ static bool report_grid(const struct xs_report *r, const struct number_format *f
 	return false;
 }
 
+/* How the intervals of the means were made. */
+static void ci_footnote(struct xs_out *o, const struct xs_report *r)
+{
+	xs_out_printf(o, "\n95%% CI of a mean: t = Student t; log = mean * exp(+-t SE / mean), "
+		      "never below 0; bootstrap = percentile of %d resamples (seed %u).\n",
+		      XS_CI_RESAMPLES, XS_CI_SEED);
+	if (r->opt.ci == XS_CI_AUTO)
+		xs_out_printf(o, "The bootstrap for fewer than %d runs with |skewness| > %g, else t, "
+			      "or log where t would go below 0 (--ci chooses).\n", XS_CI_SMALL_N,
+			      XS_CI_SKEWED);
+	else
+		xs_out_printf(o, "--ci %s%s.\n", xs_ci_method_name(r->opt.ci),
+			      r->opt.ci == XS_CI_T ? ", or log where t would go below 0" : "");
+}
+
 bool xs_render_text(const struct xs_report *r, struct xs_out *o)
 {
 	struct number_format f = report_format(r);
@@ -445,6 +469,7 @@ bool xs_render_text(const struct xs_report *r, struct xs_out *o)
 		xs_out_printf(o, "\n");
 		text_condition(o, &r->cond[i], &f);
 	}
+	ci_footnote(o, r);
 	if (r->n > 1)
 		xs_out_printf(o, "\nAgainst %s (Welch decides at alpha = %g; intervals are 95%%):\n",
 			      r->cond[0].label, r->opt.alpha);
@@ -590,8 +615,8 @@ static json_object *jpair(bool present, double lo, double hi)
 	return a;
 }
 
-static json_object *json_summary(const struct xs_summary *s, double mean, bool has_ci,
-				 double lo, double hi)
+static json_object *json_summary(const struct xs_summary *s, double mean,
+				 const struct xs_interval *ci)
 {
 	json_object *j = json_object_new_object();
 
@@ -601,7 +626,10 @@ static json_object *json_summary(const struct xs_summary *s, double mean, bool h
 	json_object_object_add(j, "median", jnum(s->median));
 	json_object_object_add(j, "min", jnum(s->min));
 	json_object_object_add(j, "max", jnum(s->max));
-	json_object_object_add(j, "ci95", jpair(has_ci, lo, hi));
+	json_object_object_add(j, "ci95", jpair(ci->defined, ci->lo, ci->hi));
+	json_object_object_add(j, "ci95_method", ci->defined ?
+			       json_object_new_string(xs_ci_method_name(ci->method)) : NULL);
+	json_object_object_add(j, "ci95_t", jpair(ci->defined, ci->t_lo, ci->t_hi));
 	return j;
 }
 
@@ -624,17 +652,14 @@ static json_object *json_runs(const struct xs_condition *c)
 static json_object *json_condition(const struct xs_condition *c)
 {
 	json_object *j = json_object_new_object();
-	json_object *rate = json_summary(&c->rate_s, c->rate_mean, c->rate_has_ci,
-					 c->rate_ci_lo, c->rate_ci_hi);
+	json_object *rate = json_summary(&c->rate_s, c->rate_mean, &c->rate_ci);
 
 	json_object_object_add(rate, "mean_kind", json_object_new_string(
 		c->arith_rate ? "arithmetic mean of run rates" : "total bytes / total time"));
 	json_object_object_add(j, "label", json_object_new_string(c->label));
 	json_object_object_add(j, "n", json_object_new_uint64(c->n));
 	json_object_object_add(j, "bytes", jnum(c->bytes_total));
-	json_object_object_add(j, "time", json_summary(&c->time_s, c->time_s.mean,
-						       c->time_s.has_sd, c->time_s.ci_lo,
-						       c->time_s.ci_hi));
+	json_object_object_add(j, "time", json_summary(&c->time_s, c->time_s.mean, &c->time_ci));
 	json_object_object_add(j, "rate", rate);
 	json_object_object_add(j, "runs", json_runs(c));
 	return j;

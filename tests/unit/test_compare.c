@@ -72,7 +72,7 @@ static void make_set(struct test_set *t, const char *label, const double *second
 static const double times_i[] = { 10.1, 10.4, 9.8, 10.0, 10.3 };
 static const double times_ii[] = { 7.3, 7.5, 7.2, 7.6, 7.1, 7.4 };
 static const double times_iii[] = { 9.6, 10.0, 9.7, 9.9, 9.5 };
-static const struct xs_options default_opt = { XS_ALPHA_DEFAULT, false, false };
+static const struct xs_options default_opt = { XS_ALPHA_DEFAULT, false, false, XS_CI_AUTO };
 
 /* Two or three conditions of 1000-byte transfers. */
 static struct test_set *sets3(void)
@@ -262,7 +262,7 @@ static void alpha_decides(void **state)
 {
 	struct test_set *s = sets3();
 	struct xfer_set in[3];
-	struct xs_options opt = { 0.01, false, false };
+	struct xs_options opt = { 0.01, false, false, XS_CI_AUTO };
 	struct xs_report r;
 	char err[128];
 
@@ -374,7 +374,7 @@ static void text_table_layout(void **state)
 static void arith_rate_is_labelled(void **state)
 {
 	struct test_set *s = sets3();
-	struct xs_options opt = { 0.05, true, false };
+	struct xs_options opt = { 0.05, true, false, XS_CI_AUTO };
 	struct xs_report r;
 	struct xs_out o;
 	double sum = 0.0;
@@ -606,6 +606,45 @@ static void ten_sets_of_a_thousand_runs(void **state)
 	free(s);
 }
 
+/* file:// runs with a stall (issue 28): the report names the bootstrap
+ * for both means, prints no negative bound, and --ci t says log. */
+static void file_runs_get_a_positive_interval(void **state)
+{
+	const double t[] = { 0.00021, 0.00019, 0.00020, 0.00022, 0.0041, 0.00020, 0.00018 };
+	struct test_set *s = sets3();
+	struct xs_report r;
+	struct xs_out o;
+	struct xs_options opt = default_opt;
+
+	(void)state;
+	make_set(&s[0], "file", t, 7, 1048576);
+	report_of(&r, s, 1, &opt);
+	assert_int_equal(r.cond[0].time_ci.method, XS_CI_BOOTSTRAP);
+	assert_int_equal(r.cond[0].rate_ci.method, XS_CI_BOOTSTRAP);
+	assert_true(r.cond[0].time_ci.lo > 0.0 && r.cond[0].rate_ci.lo > 0.0);
+	xs_out_init(&o);
+	assert_true(xs_render_text(&r, &o));
+	assert_contains(xs_out_str(&o), "time: mean 0.0007571 s, 95% CI [0.000");
+	assert_contains(xs_out_str(&o), "] (bootstrap), median");
+	assert_null(strstr(xs_out_str(&o), "[-"));
+	xs_out_free(&o);
+	xs_out_init(&o);
+	assert_true(xs_render_json(&r, &o));
+	assert_contains(xs_out_str(&o), "\"ci95_method\": \"bootstrap\"");
+	xs_out_free(&o);
+	xs_report_free(&r);
+	opt.ci = XS_CI_T;
+	report_of(&r, s, 1, &opt);
+	assert_int_equal(r.cond[0].time_ci.method, XS_CI_LOG);
+	xs_out_init(&o);
+	assert_true(xs_render_text(&r, &o));
+	assert_contains(xs_out_str(&o), "(log; t went below 0)");
+	assert_null(strstr(xs_out_str(&o), "[-"));
+	xs_out_free(&o);
+	xs_report_free(&r);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +667,7 @@ int main(void)
 		cmocka_unit_test(outliers_are_judged_per_block_size),
 		cmocka_unit_test(plot_files),
 		cmocka_unit_test(ten_sets_of_a_thousand_runs),
+		cmocka_unit_test(file_runs_get_a_positive_interval),
 	};
 
 	return cmocka_run_group_tests_name("xferstat comparison", tests, NULL, NULL);

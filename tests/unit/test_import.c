@@ -730,6 +730,307 @@ static void test_table(void **state)
 	done(&o);
 }
 
+/* The check lines of one line of a table (whatever its column) hold
+ * this text. */
+static void check_on_line(const struct outcome *o, const char *name, size_t line,
+			  const char *want)
+{
+	char where[64];
+	snprintf(where, sizeof(where), "%s:%zu:", name, line);
+	for (size_t i = 0; i < o->st.n_checks; i++)
+		if (strncmp(o->st.checks[i], where, strlen(where)) == 0 &&
+		    strstr(o->st.checks[i], want))
+			return;
+	fail_msg("no check on %s says \"%s\"", where, want);
+}
+
+/* The text with every run of blanks inside a line (not before its first
+ * word) replaced by the next of `gaps`, in turn. */
+static char *respace(const char *text, const char *const *gaps, size_t ngaps)
+{
+	size_t cap = strlen(text) * 5 + 1, n = 0, g = 0;
+	char *out = malloc(cap);
+	bool line_start = true;
+	assert_non_null(out);
+	for (const char *p = text; *p;) {
+		if ((*p == ' ' || *p == '\t') && !line_start) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			const char *gap = gaps[g++ % ngaps];
+			memcpy(out + n, gap, strlen(gap));
+			n += strlen(gap);
+			continue;
+		}
+		line_start = *p == '\n';
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* The mail's table (tests/fixtures/xferstat/table-mail.txt), whatever
+ * its spacing: three sets named by roman numerals, a "Count" column,
+ * Time Rate per set, rules, an Avg. per column and a Dev. per set (of
+ * the times).  Statistics from Python's statistics module: times of I
+ * stdev 0.2037154879, pstdev 0.1822086716; II 0.1273970172; III
+ * 0.2134713095; rates of I mean 102.54. */
+static void check_mail_table(const char *name, const char *text)
+{
+	struct outcome o;
+	import_text(&o, name, text, strlen(text), XFER_FORMAT_TABLE, false, 1048576);
+	assert_true(o.ok);
+	assert_int_equal(o.sets.n, 3);
+	assert_string_equal(o.sets.sets[0].label, "I");
+	assert_string_equal(o.sets.sets[1].label, "II");
+	assert_string_equal(o.sets.sets[2].label, "III");
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(o.sets.sets[i].n_runs, 5);
+	close_to(run_at(&o, 0, 3)->seconds, 10.51);
+	close_to(run_at(&o, 1, 0)->seconds, 7.31);
+	close_to(run_at(&o, 2, 2)->seconds, 12.40);
+	assert_true(run_at(&o, 2, 2)->bytes == 1048576);
+	assert_int_equal(o.st.n_checks, 9);
+	assert_int_equal(o.st.checks_failed, 0);
+	check_on_line(&o, name, 12, "Avg. Time of I = 10.23: the mean of 5 runs, 10.23 ");
+	check_on_line(&o, name, 12, "Avg. Rate of I = 102.5: the mean of 5 runs, 102.54 ");
+	check_on_line(&o, name, 12, "Avg. Time of III = 12.10: the mean of 5 runs, 12.098 ");
+	check_on_line(&o, name, 13, "Dev. Time of I (one value for the set: that of this "
+				    "column) = 0.20: the sample SD (divisor n-1) of 5 runs, "
+				    "0.2037154879");
+	check_on_line(&o, name, 13, "Dev. Time of II (one value for the set: that of this "
+				    "column) = 0.13: the sample SD (divisor n-1) of 5 runs, "
+				    "0.1273970172");
+	check_on_line(&o, name, 13, "Dev. Time of III (one value for the set: that of this "
+				    "column) = 0.21: the sample SD (divisor n-1) of 5 runs, "
+				    "0.2134713095");
+	done(&o);
+}
+
+static char *read_fixture(const char *file)
+{
+	size_t len;
+	return repeat_fixture(file, 1, 0, &len);
+}
+
+/* A table fixture of 1 MiB runs, detected, with its sets, runs and
+ * check lines counted. */
+static void import_table_fixture(struct outcome *o, const char *file, const char *name,
+				 size_t sets, size_t runs, size_t checks, size_t failed)
+{
+	char *text = read_fixture(file);
+	import_text(o, name, text, strlen(text), XFER_FORMAT_AUTO, false, 1048576);
+	free(text);
+	assert_true(o->ok);
+	assert_int_equal(o->st.format, XFER_FORMAT_TABLE);
+	assert_int_equal(o->sets.n, sets);
+	assert_int_equal(o->st.runs, runs);
+	assert_int_equal(o->st.n_checks, checks);
+	assert_int_equal(o->st.checks_failed, failed);
+}
+
+static void test_table_shapes(void **state)
+{
+	(void)state;
+	struct outcome o;
+	char *mail = read_fixture("table-mail.txt");
+	check_mail_table("mail", mail);
+	/* The same table respaced: wider, tabs, mixed gaps. */
+	static const char *const wide[] = { "   " }, *const tab[] = { "\t" },
+				 *const mixed[] = { " ", "  ", "\t", "    ", " \t " };
+	char *v;
+	v = respace(mail, wide, 1);
+	check_mail_table("wide", v);
+	free(v);
+	v = respace(mail, tab, 1);
+	check_mail_table("tab", v);
+	free(v);
+	v = respace(mail, mixed, 5);
+	check_mail_table("mixed", v);
+	free(v);
+	free(mail);
+	/* It is found without --format too. */
+	import_table_fixture(&o, "table-mail.txt", "m", 3, 15, 9, 0);
+	done(&o);
+
+	/* Tabs, units in brackets, no rules, a comment after it; the Dev.
+	 * per set is the population SD of I's times (0.1822086716), of II's
+	 * rates (2.138223562) and, for III, 1.7 is none (times 0.2134713095
+	 * and 0.1909345438, rates 1.488959368 and 1.331765745). */
+	import_table_fixture(&o, "table-tabs.txt", "tabs", 3, 15, 9, 1);
+	assert_string_equal(o.sets.sets[2].label, "III");
+	check_on_line(&o, "tabs", 8, "Avg. Rate [kB/s] of II = 141.6: the mean of 5 runs");
+	check_on_line(&o, "tabs", 9, "Dev. Time [s] of I (one value for the set: that of this "
+				     "column) = 0.18: the population SD (divisor n) of 5 runs, "
+				     "0.1822086716");
+	check_on_line(&o, "tabs", 9, "Dev. Rate [kB/s] of II (one value for the set: that of this "
+				     "column) = 2.14: the population SD (divisor n) of 5 runs, "
+				     "2.138223562");
+	check_on_line(&o, "tabs", 9, "Dev. Time [s] of III (one value for the set; it matches none "
+				     "of its columns) = 1.7: NEITHER");
+	assert_int_equal(o.st.unused, 5);     /* names, columns, Avg., Dev., the comment */
+	done(&o);
+
+	/* Two-line header (units under the names), names with a blank, no
+	 * rule; Avg. rates are harmonic means (100.0982584, 84.64303400),
+	 * Dev. population SDs (0.1822086716, 1.779978, 0.1909345438,
+	 * 1.328256). */
+	import_table_fixture(&o, "table-twoline.txt", "two", 2, 10, 8, 0);
+	assert_string_equal(o.sets.sets[0].label, "old driver");
+	assert_string_equal(o.sets.sets[1].label, "new driver");
+	close_to(run_at(&o, 1, 4)->seconds, 11.95);
+	check_on_line(&o, "two", 11, "Avg. Rate (KiB/s) of old driver = 100.10: the harmonic mean");
+	check_on_line(&o, "two", 11, "Avg. Rate (KiB/s) of new driver = 84.64: the harmonic mean");
+	check_on_line(&o, "two", 12, "Dev. Time (s) of old driver = 0.18: the population SD");
+	check_on_line(&o, "two", 12, "Dev. Rate (KiB/s) of new driver = 1.33: the population SD");
+	done(&o);
+	/* A line of units that does not fit the columns is reported. */
+	const char *short_units = "  A  B\nRun  Time  Rate  Time  Rate\n  (s)  (s)\n1 1 2 3 4\n";
+	import_text(&o, "su", short_units, strlen(short_units), XFER_FORMAT_TABLE, false, 10);
+	assert_non_null(strstr(o.log.text, "su:3:3: not recognised as table output (a line of "
+					   "units, but not one for each column)"));
+	done(&o);
+
+	/* Units written on to the names, a rule of "=", one condition, a
+	 * trailing remark: Avg. rate the harmonic mean 141.5674278, Dev.
+	 * sample SDs 0.1273970172 and 2.390606618. */
+	import_table_fixture(&o, "table-attached.txt", "att", 1, 5, 4, 0);
+	assert_string_equal(o.sets.sets[0].label, "att");
+	check_on_line(&o, "att", 9, "Avg. Rate[kB/s] of att = 141.57: the harmonic mean");
+	check_on_line(&o, "att", 10, "Dev. Time(s) of att = 0.127: the sample SD");
+	check_on_line(&o, "att", 10, "Dev. Rate[kB/s] of att = 2.39: the sample SD");
+	done(&o);
+}
+
+static void import_opts(struct outcome *o, const char *name, const char *data,
+			const struct xfer_import_opts *opts)
+{
+	struct logger log = { collect, &o->log, LOG_LEVEL_DEBUG, NULL };
+	memset(o, 0, sizeof(*o));
+	xfer_sets_init(&o->sets);
+	o->ok = xfer_import_buffer(&o->sets, name, data, strlen(data), opts, &o->st, &log, &o->err);
+	if (o->ok)
+		assert_int_equal(o->st.lines, o->st.run_lines + o->st.unused + o->st.unrecognised +
+					      o->st.blank);
+}
+
+/* The sets of an outcome as "LABEL:RUNS LABEL:RUNS". */
+static void assert_sets(const struct outcome *o, const char *want)
+{
+	char got[512] = "";
+	size_t n = 0;
+	for (size_t i = 0; i < o->sets.n; i++)
+		n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s:%zu", i ? " " : "",
+				      o->sets.sets[i].label, o->sets.sets[i].n_runs);
+	assert_string_equal(got, want);
+}
+
+static bool made(const struct outcome *o, const char *line)
+{
+	for (size_t i = 0; i < o->st.n_sets_made; i++)
+		if (strcmp(o->st.sets_made[i], line) == 0)
+			return true;
+	return false;
+}
+
+/* Conditions under headings in a pasted mail (tests/fixtures/xferstat/
+ * mail-*.txt, written for issue 28). */
+static void test_headings(void **state)
+{
+	(void)state;
+	struct outcome o;
+	struct xfer_import_opts opts = { .format = XFER_FORMAT_AUTO };
+	char *text = read_fixture("mail-nuttcp.txt");
+	/* "Before the patch", an -i command and a plain one, "After the
+	 * patch", the same: each command one run, the headings name sets. */
+	import_opts(&o, "mail", text, &opts);
+	assert_true(o.ok);
+	assert_int_equal(o.st.format, XFER_FORMAT_NUTTCP);
+	assert_sets(&o, "Before the patch:2 After the patch:2");
+	assert_true(run_at(&o, 0, 0)->bytes == (uint64_t)(3259.9375 * 1048576));
+	assert_true(run_at(&o, 1, 0)->bytes == (uint64_t)(3359.9375 * 1048576));
+	assert_int_equal(o.st.headings, 2);
+	/* Greeting, remark, four prompts, "Cheers," and "Bob" stay unknown. */
+	assert_int_equal(o.st.unrecognised, 8);
+	assert_true(made(&o, "\"Before the patch\": 2 runs, named by the heading on line 5"));
+	assert_true(made(&o, "\"After the patch\": 2 runs, named by the heading on line 16"));
+	assert_non_null(strstr(o.log.text, "mail:5:1: heading \"Before the patch\": the runs after "
+					   "it are its set"));
+	assert_null(strstr(o.log.text, "output: Before the patch"));
+	assert_non_null(strstr(o.log.text, "mail:28:1: not recognised as nuttcp output: Bob"));
+	done(&o);
+	/* With the intervals, each command's intervals are a session. */
+	opts.intervals = true;
+	import_opts(&o, "mail", text, &opts);
+	assert_sets(&o, "Before the patch:4 After the patch:4");
+	done(&o);
+	/* --label joins everything, as before. */
+	opts.intervals = false;
+	opts.label = "all";
+	import_opts(&o, "mail", text, &opts);
+	assert_sets(&o, "all:4");
+	assert_int_equal(o.st.headings, 0);
+	assert_int_equal(o.st.unrecognised, 10);
+	done(&o);
+	free(text);
+	opts.label = NULL;
+
+	/* Quoted, "with X" / "without X", a question that is no heading. */
+	text = read_fixture("mail-irspray.txt");
+	import_opts(&o, "q", text, &opts);
+	assert_sets(&o, "with CRC offload:3 without CRC offload:2");
+	assert_true(made(&o, "\"with CRC offload\" (put): 3 runs, named by the heading on line 3"));
+	done(&o);
+	free(text);
+
+	/* "Test I" ... in an ftp transcript; a separator instead. */
+	text = read_fixture("mail-ftp.txt");
+	import_opts(&o, "ftp", text, &opts);
+	assert_sets(&o, "Test I:2 Test II:2 Test III:1");
+	close_to(run_at(&o, 1, 1)->seconds, 1048576 / (609.90 * 1024));
+	done(&o);
+	opts.separator = "Test";
+	import_opts(&o, "ftp", text, &opts);
+	assert_sets(&o, "I:2 II:2 III:1");
+	assert_true(made(&o, "\"III\" (get): 1 run, named by the separator on line 13"));
+	done(&o);
+	opts.separator = NULL;
+	free(text);
+
+	/* "old:" / "new:" over curl -w lines. */
+	text = read_fixture("mail-old-new.txt");
+	import_opts(&o, "on", text, &opts);
+	assert_sets(&o, "old:2 new:3");
+	done(&o);
+	free(text);
+
+	/* Sessions under headings: NetPIPE sweeps, numbered per heading. */
+	size_t len;
+	char *np = repeat_fixture("NPtcp-stdout.txt", 2, 0, &len);
+	size_t cap = 2 * len + 64;
+	char *two = malloc(cap);
+	assert_non_null(two);
+	snprintf(two, cap, "Before\n%sAfter\n%s", np, np);
+	import_opts(&o, "np", two, &opts);
+	assert_sets(&o, "Before#1:82 Before#2:82 After#1:82 After#2:82");
+	assert_true(made(&o, "\"After#2\": 82 runs, named by the heading on line 174; one of its "
+			     "sessions (a message size not above the last starts a sweep)"));
+	done(&o);
+	free(two);
+	free(np);
+
+	/* Prose inside a command's intervals does not split them. */
+	const char *inside = "  788.2500 MB /   0.50 sec = 13213.4883 Mbps     0 retrans\n"
+			     "a pause here\n"
+			     "  838.9375 MB /   0.50 sec = 14070.9832 Mbps     0 retrans\n"
+			     " 3259.9375 MB /   2.00 sec = 13669.9223 Mbps 36 %TX 60 %RX 0 retrans\n";
+	opts.intervals = true;
+	import_opts(&o, "in", inside, &opts);
+	assert_sets(&o, "in:2");
+	assert_int_equal(o.st.headings, 0);
+	assert_non_null(strstr(o.log.text, "in:2:1: not recognised as nuttcp output: a pause here"));
+	done(&o);
+}
+
 static void test_merge_and_labels(void **state)
 {
 	(void)state;
@@ -739,13 +1040,16 @@ static void test_merge_and_labels(void **state)
 	struct xfer_import_opts opts = { .format = XFER_FORMAT_CSV, .label = "L" };
 	xfer_sets_init(&sets);
 	assert_true(xfer_import_buffer(&sets, "a", "1,1\n2,2\n", 8, &opts, &st, NULL, &err));
+	xfer_import_stats_free(&st);
 	assert_true(xfer_import_buffer(&sets, "b", "3,3\n", 4, &opts, &st, NULL, &err));
+	xfer_import_stats_free(&st);
 	assert_int_equal(sets.n, 1);
 	assert_int_equal(sets.sets[0].n_runs, 3);
 	assert_true(sets.sets[0].runs[2].bytes == 3);
 	/* A failing file adds nothing. */
 	opts.format = XFER_FORMAT_TIMES;
 	assert_false(xfer_import_buffer(&sets, "c", "1\n", 2, &opts, &st, NULL, &err));
+	xfer_import_stats_free(&st);
 	assert_int_equal(sets.sets[0].n_runs, 3);
 	xfer_sets_free(&sets);
 }
@@ -818,6 +1122,8 @@ int main(void)
 		cmocka_unit_test(test_records_in_text),
 		cmocka_unit_test(test_sessions),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_table_shapes),
+		cmocka_unit_test(test_headings),
 		cmocka_unit_test(test_merge_and_labels),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_number_parsing),

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "interval.h"
 #include "stats.h"
 
 /* Student t 0.975 quantiles: for 7 df checked against the closed-form
@@ -237,6 +238,103 @@ static void aggregate_rate_of_huge_transfers(void **state)
 	assert_close(r.ci_lo, r.rate, 1e-15);
 }
 
+/* file:// runs of 1 MiB with one stall (issue 28): the t-interval of the
+ * mean time, 0.000757143 -+ 2.4469 * 0.00147413 / sqrt 7, goes below 0. */
+static const double file_times[] = { 0.00021, 0.00019, 0.00020, 0.00022, 0.0041, 0.00020,
+				     0.00018 };
+#define FILE_N (sizeof(file_times) / sizeof(file_times[0]))
+
+static void interval_of_file_times(enum xs_ci_method want, struct xs_interval *ci)
+{
+	struct xs_summary s;
+
+	assert_int_equal(xs_summarize(file_times, FILE_N, 0.95, &s), 0);
+	assert_true(s.ci_lo < 0.0);
+	assert_int_equal(xs_interval_mean(file_times, FILE_N, 0.95, s.ci_lo, s.ci_hi, want, ci), 0);
+}
+
+static void skewed_few_times_get_the_bootstrap(void **state)
+{
+	struct xs_interval a, b, boot;
+
+	(void)state;
+	interval_of_file_times(XS_CI_AUTO, &a);
+	assert_true(a.defined);
+	assert_int_equal(a.method, XS_CI_BOOTSTRAP);
+	assert_true(a.t_below_zero);
+	/* One stall in seven: skewness 1.619587 (numpy, third moment over the
+	 * sample SD cubed, as GSL). */
+	assert_true(fabs(a.skewness - 1.619586845692421) < 1e-9);
+	/* Never below zero; a mean of resampled runs lies within the runs. */
+	assert_true(a.lo >= 0.00018 && a.lo < 0.000757143 && a.hi > 0.000757143 && a.hi <= 0.0041);
+	/* The method named is the one computed: the same as asking for it,
+	 * and the same again (a seeded generator). */
+	interval_of_file_times(XS_CI_BOOTSTRAP, &boot);
+	interval_of_file_times(XS_CI_AUTO, &b);
+	assert_true(a.lo == boot.lo && a.hi == boot.hi);
+	assert_true(a.lo == b.lo && a.hi == b.hi);
+	assert_string_equal(xs_ci_method_name(a.method), "bootstrap");
+}
+
+static void t_below_zero_becomes_log(void **state)
+{
+	struct xs_interval t, l;
+
+	(void)state;
+	interval_of_file_times(XS_CI_T, &t);
+	interval_of_file_times(XS_CI_LOG, &l);
+	assert_int_equal(t.method, XS_CI_LOG);
+	assert_true(t.lo == l.lo && t.hi == l.hi);
+	double m = 0.0053 / 7.0, h = (t.t_hi - t.t_lo) / 2.0;
+
+	assert_close(t.lo, m * exp(-h / m), 1e-12);
+	assert_close(t.hi, m * exp(h / m), 1e-12);
+	assert_true(t.lo > 0.0);
+}
+
+static void symmetric_times_keep_the_t_interval(void **state)
+{
+	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct xs_summary s;
+	struct xs_interval ci;
+	enum xs_ci_method m;
+
+	(void)state;
+	assert_int_equal(xs_summarize(x, 8, 0.95, &s), 0);
+	assert_int_equal(xs_interval_mean(x, 8, 0.95, s.ci_lo, s.ci_hi, XS_CI_AUTO, &ci), 0);
+	assert_int_equal(ci.method, XS_CI_T);   /* skewness 0.537 */
+	assert_true(ci.lo == s.ci_lo && ci.hi == s.ci_hi);
+	assert_int_equal(xs_interval_mean(x, 1, 0.95, NAN, NAN, XS_CI_AUTO, &ci), 0);
+	assert_false(ci.defined);
+	assert_int_equal(xs_interval_mean(x, 8, 1.5, s.ci_lo, s.ci_hi, XS_CI_AUTO, &ci), -EINVAL);
+	assert_true(xs_ci_method_from_name("log", &m) && m == XS_CI_LOG);
+	assert_false(xs_ci_method_from_name("median", &m));
+}
+
+static void aggregate_rate_of_file_runs_stays_positive(void **state)
+{
+	double bytes[FILE_N], seconds[FILE_N];
+	struct xs_ratio r;
+	struct xs_interval ci;
+
+	(void)state;
+	for (size_t i = 0; i < FILE_N; i++) {
+		bytes[i] = 1048576;
+		seconds[i] = file_times[i];
+	}
+	assert_int_equal(xs_aggregate_rate(bytes, seconds, FILE_N, 0.95, &r), 0);
+	assert_true(r.ci_lo < 0.0);
+	assert_int_equal(xs_interval_ratio(bytes, seconds, FILE_N, 0.95, r.ci_lo, r.ci_hi,
+					   XS_CI_AUTO, &ci), 0);
+	assert_int_equal(ci.method, XS_CI_BOOTSTRAP);
+	/* Between the slowest and the fastest run's rate. */
+	assert_true(ci.lo >= 1048576 / 0.0041 && ci.lo < r.rate && ci.hi <= 1048576 / 0.00018);
+	assert_int_equal(xs_interval_ratio(bytes, seconds, FILE_N, 0.95, r.ci_lo, r.ci_hi,
+					   XS_CI_T, &ci), 0);
+	assert_int_equal(ci.method, XS_CI_LOG);
+	assert_true(ci.lo > 0.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +352,10 @@ int main(void)
 		cmocka_unit_test(aggregate_rate_of_equal_sizes_is_bytes_over_mean_time),
 		cmocka_unit_test(aggregate_rate_single_run_and_bad_times),
 		cmocka_unit_test(aggregate_rate_of_huge_transfers),
+		cmocka_unit_test(skewed_few_times_get_the_bootstrap),
+		cmocka_unit_test(t_below_zero_becomes_log),
+		cmocka_unit_test(symmetric_times_keep_the_t_interval),
+		cmocka_unit_test(aggregate_rate_of_file_runs_stays_positive),
 	};
 
 	return cmocka_run_group_tests_name("xferstat statistics", tests, NULL, NULL);
