@@ -2,6 +2,7 @@
 #   irnet/core/    sans-I/O protocol cores (libirnet_core.la): sir, irlap,
 #                  qos, irlmp, ias, ttp, ircomm, ppp_hdlc, pcap format
 #   irnet/dongle/  serial dongle drivers (speed-change scripts)
+#   irnet/usb/     USB dongle family cores (sans-I/O: transfers in and out)
 #   irnet/host/    fds and clocks: eloop, serial port, lock, station,
 #                  stack glue, privilege drop, capture files
 #   irnet/sim/     emulated wire, two-station simulator, mock port
@@ -19,6 +20,7 @@ irnet_libirnet_la_LIBADD += -lm
 
 include irnet/core/local.mk
 include irnet/dongle/local.mk
+include irnet/usb/local.mk
 include irnet/host/local.mk
 include irnet/sim/local.mk
 include irnet/api/local.mk

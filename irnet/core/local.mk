@@ -14,6 +14,8 @@ TESTS += tests/layering.tap
 irnet_core_libirnet_core_la_SOURCES += \
 	irnet/core/fcs.c irnet/core/fcs.h \
 	irnet/core/sir.c irnet/core/sir.h
+# CRC-32 for FIR frames (the USB family cores; FIR framing later)
+irnet_core_libirnet_core_la_SOURCES += irnet/core/fcs32.c irnet/core/fcs32.h
 
 noinst_HEADERS += tests/unit/sir_vectors.h
 

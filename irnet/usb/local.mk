@@ -1,0 +1,26 @@
+# irnet/usb/: one sans-I/O core per USB IrDA dongle family and the shape
+# they share (usb_dongle.h; docs/irnet-usb.md).  Like the protocol cores
+# they are compiled with only common/, irnet/core/ and irnet/usb/ on the
+# include path, so a family core cannot reach a host header (libusb
+# included); tests/layering.tap checks the calls their objects make.
+noinst_LTLIBRARIES += irnet/usb/libirnet_usb.la
+irnet_usb_libirnet_usb_la_CPPFLAGS = -include $(top_builddir)/config.h \
+	-I$(top_srcdir)/common -I$(top_srcdir)/irnet/core -I$(top_srcdir)/irnet/usb
+irnet_usb_libirnet_usb_la_SOURCES = \
+	irnet/usb/usb_dongle.c irnet/usb/usb_dongle.h \
+	irnet/usb/mcs7780.c irnet/usb/mcs7780.h
+irnet_libirnet_la_LIBADD += irnet/usb/libirnet_usb.la
+
+USB_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
+
+UNIT_TESTS += tests/unit/test_usb_mcs7780
+tests_unit_test_usb_mcs7780_SOURCES = tests/unit/test_usb_mcs7780.c
+tests_unit_test_usb_mcs7780_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_mcs7780_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_mcs7780_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+FUZZERS += tests/fuzz/fuzz_usb_mcs7780
+tests_fuzz_fuzz_usb_mcs7780_SOURCES = tests/fuzz/fuzz_usb_mcs7780.c
+tests_fuzz_fuzz_usb_mcs7780_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_fuzz_fuzz_usb_mcs7780_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
+tests_fuzz_fuzz_usb_mcs7780_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
