@@ -25,3 +25,13 @@ tests_fuzz_fuzz_uwatec_smart_SOURCES = tests/fuzz/fuzz_uwatec_smart.c
 tests_fuzz_fuzz_uwatec_smart_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/clients
 tests_fuzz_fuzz_uwatec_smart_LDADD = tests/clients/libuwatec_smart.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_uwatec_smart_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
+# Over two irdad on irwire in real time (tests/station-lib.sh): the kit
+# installed with DESTDIR and a program linked with it (about 5 s).
+TESTS += tests/clients/irsock-kit.sh
+EXTRA_DIST += tests/clients/kit-lib.sh tests/clients/irsock_kit_probe.c
+clean-local: clean-local-clients
+clean-local-clients:
+	rm -rf tests/clients/irsock-kit-kit tests/clients/libdivecomputer-kit \
+		tests/clients/libdivecomputer-0.9.0 tests/clients/libdivecomputer-inst
+.PHONY: clean-local-clients
