@@ -35,3 +35,8 @@ clean-local-clients:
 	rm -rf tests/clients/irsock-kit-kit tests/clients/libdivecomputer-kit \
 		tests/clients/libdivecomputer-0.9.0 tests/clients/libdivecomputer-inst
 .PHONY: clean-local-clients
+
+# dctool of libdivecomputer 0.9.0, unmodified, built against the kit and
+# run under irsock against the emulator (about 40 s, and 3 min more when
+# libdivecomputer is built: once per build tree and header).
+TESTS += tests/clients/libdivecomputer.sh

@@ -6,13 +6,14 @@
  * speaking the Smart command protocol (uwatec_smart.h) with the dives
  * given on the command line in its memory.
  *
- *   uwatec_emu --daemon SOCKET [--serial N] [--pause-after BYTES]
- *              --dive START,TZ,MINUTES,DEPTH_CM[,TEMP_DC] ...
+ *   uwatec_emu --daemon SOCKET [--serial N] [--pause-after BYTES
+ *              [--pause-download N]] --dive START,TZ,MINUTES,DEPTH_CM[,TEMP_DC] ...
  *
  * START is UTC in seconds since 1970, TZ the device's UTC offset in
  * quarter hours, DEPTH_CM an even number of centimetres.  --pause-after:
- * the first download's dive data stops after BYTES (the diver walks off
- * with the computer): the emulator then waits for the connection to end.
+ * the dive data of download N (1, the first, unless --pause-download)
+ * stops after BYTES (the diver walks off with the computer): the emulator
+ * then waits for that connection to end, and serves the next.
  * One line on stdout for each event ("listening", "connected", "sent",
  * "paused", "ended"); runs until killed.
  *
@@ -44,12 +45,15 @@ struct emu {
 	struct uwatec_device dev;
 	struct logger log;
 	long pause_after;     /* -1: never */
+	long pause_download;  /* which download pauses (from 1) */
+	long downloads;       /* DATA commands answered */
 	uint8_t memory[MEMORY_MAX];
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uwatec_emu --daemon SOCKET [--serial N] [--pause-after BYTES] [-v]\n"
+	fprintf(f, "usage: uwatec_emu --daemon SOCKET [--serial N] [--pause-after BYTES\n"
+		   "                  [--pause-download N]] [-v]\n"
 		   "                  --dive START,TZ,MINUTES,DEPTH_CM[,TEMP_DC] ...\n");
 }
 
@@ -121,14 +125,14 @@ static bool send_reply(struct emu *e, int fd, const struct uwatec_reply *r)
 	if (r->body_len == 0)
 		return true;
 	size_t n = r->body_len;
-	if (e->pause_after >= 0 && (size_t)e->pause_after < n)
+	if (++e->downloads == e->pause_download && e->pause_after >= 0 &&
+	    (size_t)e->pause_after < n)
 		n = (size_t)e->pause_after;
 	if (!send_all(fd, r->body, n)) {
 		printf("ended: %s\n", strerror(errno));
 		return false;
 	}
 	if (n < r->body_len) {
-		e->pause_after = -1;
 		printf("paused: %zu of %zu bytes\n", n, r->body_len);
 		wait_end(fd);
 		return false;
@@ -202,6 +206,7 @@ int main(int argc, char **argv)
 		{ "dive", required_argument, NULL, 'D' },
 		{ "serial", required_argument, NULL, 's' },
 		{ "pause-after", required_argument, NULL, 'p' },
+		{ "pause-download", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -215,16 +220,17 @@ int main(int argc, char **argv)
 	e.dev = (struct uwatec_device){ .model = UWATEC_MODEL_GALILEO_SOL, .hardware = 0x02,
 					.software = 0x21, .serial = 123456 };
 	e.pause_after = -1;
+	e.pause_download = 1;
 	e.log = (struct logger){ .sink = log_sink_stdio, .ctx = stderr, .max = LOG_LEVEL_WARNING,
 				 .prefix = "uwatec_emu" };
-	while ((o = getopt_long(argc, argv, "d:D:s:p:vh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "d:D:s:p:P:vh", opts, NULL)) != -1) {
 		struct cursor c;
-		if (o == 's' || o == 'p') {
+		if (o == 's' || o == 'p' || o == 'P') {
 			cursor_init(&c, optarg, strlen(optarg));
-			if (!parse_int(&c, 0, o == 's' ? UINT32_MAX : MEMORY_MAX, &v) ||
+			if (!parse_int(&c, o == 'P', o == 's' ? UINT32_MAX : MEMORY_MAX, &v) ||
 			    !cursor_at_end(&c)) {
-				fprintf(stderr, "uwatec_emu: --%s %s: not a number in range\n",
-					o == 's' ? "serial" : "pause-after", optarg);
+				fprintf(stderr, "uwatec_emu: -%c %s: not a number in range\n", o,
+					optarg);
 				return 2;
 			}
 		}
@@ -246,6 +252,9 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			e.pause_after = (long)v;
+			break;
+		case 'P':
+			e.pause_download = (long)v;
 			break;
 		case 'v':
 			e.log.max = LOG_LEVEL_DEBUG;
