@@ -20,6 +20,30 @@ irnet_irsock_libirsock_la_CFLAGS = $(IRNET_CFLAGS) -fvisibility=hidden -pthread
 irnet_irsock_libirsock_la_LDFLAGS = -module -avoid-version -shared -no-undefined -pthread
 irnet_irsock_libirsock_la_LIBADD = -ldl
 
+# The development kit (man irsock, "Building AF_IRDA software"): the
+# header as $(includedir)/irnet-tools/linux/irda.h (never in
+# /usr/include/linux, which linux-libc-dev owns) and irsock.pc, whose
+# --cflags put that directory on the include path and whose --libs link
+# libirsock.so for builders who want no preload.  irsock.pc is made at
+# make time, so it names the directories make installs into; they are
+# written relative to ${prefix} where they lie below it, so that
+# `pkg-config --define-variable=prefix=DIR` finds a copy installed with
+# DESTDIR (tests/clients/irsock-kit.sh).
+irsockincludedir = $(includedir)/irnet-tools/linux
+irsockinclude_HEADERS = irnet/irsock/linux/irda.h
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = irnet/irsock/irsock.pc
+EXTRA_DIST += irnet/irsock/irsock.pc.in
+CLEANFILES += irnet/irsock/irsock.pc
+irnet/irsock/irsock.pc: $(srcdir)/irnet/irsock/irsock.pc.in Makefile
+	$(AM_V_GEN)rel() { case "$$1" in "$(prefix)"/*) printf '%s' "\$${prefix}$${1#"$(prefix)"}";; *) printf '%s' "$$1";; esac; }; \
+	$(MKDIR_P) irnet/irsock && \
+	$(SED) -e 's|@prefix[@]|$(prefix)|g' \
+		-e "s|@includedir[@]|$$(rel '$(includedir)')|g" \
+		-e "s|@pkglibdir[@]|$$(rel '$(pkglibdir)')|g" \
+		-e 's|@VERSION[@]|$(VERSION)|g' \
+		$(srcdir)/irnet/irsock/irsock.pc.in >$@.tmp && mv $@.tmp $@
+
 bin_PROGRAMS += irnet/irsock/irsock
 irnet_irsock_irsock_SOURCES = irnet/irsock/irsock_main.c
 irnet_irsock_irsock_CPPFLAGS = $(AM_CPPFLAGS) -DIRSOCK_LIBRARY='"$(pkglibdir)/libirsock.so"'
