@@ -71,10 +71,16 @@ lsar = b_lis.request("LISTEN", [("MODE", MODE["sar"]), ("CLASS", "Test:Sar"),
 check(lst.get("LSAP") and lsar.get("LSAP") != lst.get("LSAP"),
       "two listeners on LSAPs 0x%02x and 0x%02x" % (lst.get("LSAP"), lsar.get("LSAP")))
 
-st = a_cli.request("DISCOVER", [("FRESH", 1)], "STATIONS")
-stations = st.all("STATION")
-nicks = [dict(s).get("NICKNAME") for s in stations]
-check(b"beta" in nicks, "DISCOVER found %r" % nicks)
+# A discovery round is lossy by nature: a responder that is descheduled
+# past its slot (a busy machine) is not in that round's result.  A client
+# asks again, as irdad's own callers do; three rounds are the limit.
+for rounds in range(1, 4):
+    st = a_cli.request("DISCOVER", [("FRESH", 1)], "STATIONS")
+    stations = st.all("STATION")
+    nicks = [dict(s).get("NICKNAME") for s in stations]
+    if b"beta" in nicks:
+        break
+check(b"beta" in nicks, "DISCOVER found %r (round %d of 3)" % (nicks, rounds))
 beta = [dict(s) for s in stations if dict(s).get("NICKNAME") == b"beta"][0]["ADDR"]
 
 res = a_cli.request("IAS_QUERY", [("DADDR", beta), ("CLASS", "Test:Stream"),
