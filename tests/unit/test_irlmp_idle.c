@@ -532,29 +532,37 @@ static void peer_answers_snrm(struct rig *r)
 		advance(r, irlap_deadline(r->st), true);
 }
 
+/* The peer has our IAS client's LSAP connect in h: it confirms it, then
+ * answers the query, each gap_us after the last; the lookup succeeds. */
+static void peer_confirms_and_answers(struct rig *r, struct heard *h, uint64_t gap_us)
+{
+	uint8_t confirm[4];
+
+	assert_int_equal(h->n_i, 1);
+	assert_int_equal(h->pdu[0][2], IRLMP_OP_CONNECT);
+	confirm[0] = (uint8_t)(0x80 | h->pdu[0][1]);
+	confirm[1] = h->pdu[0][0] & 0x7f;
+	confirm[2] = IRLMP_OP_CONNECT_CONF;
+	confirm[3] = 0;
+	peer_i(r, confirm, sizeof(confirm), r->now + gap_us);
+	hear(r, h);
+	peer_answers_query(r, h, r->now + gap_us);
+	assert_true(r->ias_done);
+	assert_int_equal(r->ias_ret, IAS_SUCCESS);
+}
+
 /* Our IAS client's LSAP connect reaches the peer (answering our polls
  * until it comes), which confirms and answers the query. */
 static void peer_serves_our_lookup(struct rig *r)
 {
 	struct heard h;
-	uint8_t confirm[4];
 
 	hear(r, &h);
 	for (int guard = 0; guard < 3 && h.n_i == 0; guard++) {
 		peer_rr(r, r->now + 1 * MS);
 		hear(r, &h);
 	}
-	assert_int_equal(h.n_i, 1);
-	assert_int_equal(h.pdu[0][2], IRLMP_OP_CONNECT);
-	confirm[0] = (uint8_t)(0x80 | h.pdu[0][1]);
-	confirm[1] = h.pdu[0][0] & 0x7f;
-	confirm[2] = IRLMP_OP_CONNECT_CONF;
-	confirm[3] = 0;
-	peer_i(r, confirm, sizeof(confirm), r->now + 1 * MS);
-	hear(r, &h);
-	peer_answers_query(r, &h, r->now + 1 * MS);
-	assert_true(r->ias_done);
-	assert_int_equal(r->ias_ret, IAS_SUCCESS);
+	peer_confirms_and_answers(r, &h, 1 * MS);
 }
 
 /* We look up the peer's Device name as primary, the LSAP closes, the
@@ -841,7 +849,6 @@ static void relink_peer_snrm_while_ours_waits(void **state)
 	struct rig *r = rig_new();
 	uint64_t end;
 	struct heard h;
-	uint8_t confirm[4];
 
 	(void)state;
 	end = peer_discovery(r, replay_close(r) + 3 * SEC, 6, start_query);
@@ -850,17 +857,7 @@ static void relink_peer_snrm_while_ours_waits(void **state)
 	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_ACTIVE);
 	peer_rr(r, r->now + 20 * MS);
 	hear(r, &h);
-	assert_int_equal(h.n_i, 1);
-	assert_int_equal(h.pdu[0][2], IRLMP_OP_CONNECT);
-	confirm[0] = (uint8_t)(0x80 | h.pdu[0][1]);
-	confirm[1] = h.pdu[0][0] & 0x7f;
-	confirm[2] = IRLMP_OP_CONNECT_CONF;
-	confirm[3] = 0;
-	peer_i(r, confirm, sizeof(confirm), r->now + 10 * MS);
-	hear(r, &h);
-	peer_answers_query(r, &h, r->now + 10 * MS);
-	assert_true(r->ias_done);
-	assert_int_equal(r->ias_ret, IAS_SUCCESS);
+	peer_confirms_and_answers(r, &h, 10 * MS);
 	/* IrLAP's own connect was taken by this link: no SNRM later. */
 	advance(r, r->now + 2 * SEC, true);
 	for (; r->seen < r->nout; r->seen++) {
