@@ -189,8 +189,15 @@ report_failures() {
 		echo "---- $log (last 40 lines)"
 		tail -40 "$log"
 	done
+	# The reason each test gave, last, beside the summary: a reader who
+	# sees only the first and last lines of this output still sees why.
 	echo "failed:"
 	printf '%s\n' "${failures[@]}" | sort | uniq -c | sed 's/^ *\([0-9]*\) \(.*\)/  \2 (\1)/'
+	for name in $(printf '%s\n' "${failures[@]}" | sort -u); do
+		log=$name.log
+		[ -f "$log" ] || continue
+		grep -m3 -E '^(FAIL|not ok|ERROR)' "$log" | sed "s|^|  $name: |"
+	done
 }
 
 # The ten slowest tests of this check (the NAME.time files that
