@@ -162,26 +162,44 @@ def run_pty(a_link, b_link):
     os.close(b)
 
 
-def run_stdio(irdad, a_dev, b_dev, tmp):
-    common = ["--lock-dir", "none", "--log", "stderr"]
+def start_stdio(irdad, args, err):
+    """irdad --stdio ARGS with --status-fd 3 on a pipe: (process, read end)."""
     st_r, st_w = os.pipe()
-    err_b = open(os.path.join(tmp, "stdio-b.err"), "w")
-    err_a = open(os.path.join(tmp, "stdio-a.err"), "w")
-    pb = subprocess.Popen([irdad, "--stdio", "--listen", "-D", b_dev, "--nickname", "beta"]
-                          + common, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_b)
-    time.sleep(0.5)
-    pa = subprocess.Popen([irdad, "--stdio", "-D", a_dev, "--nickname", "alpha", "--peer", "beta",
-                           "--status-fd", "3"] + common,
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_a,
-                          pass_fds=(3,), preexec_fn=lambda: os.dup2(st_w, 3))
+    p = subprocess.Popen([irdad, "--stdio", "--status-fd", "3"] + args,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                         pass_fds=(3,), preexec_fn=lambda: os.dup2(st_w, 3))
     os.close(st_w)
+    return p, st_r
+
+
+def first_status_line(fd):
+    """The first line on a --status-fd pipe, waited for up to 30 s (scaled)."""
     status = b""
     deadline = time.time() + ceiling(30)
     while b"\n" not in status and time.time() < deadline:
-        r, _, _ = select.select([st_r], [], [], 1)
+        r, _, _ = select.select([fd], [], [], 1)
         if r:
-            status += os.read(st_r, 256)
-    line = status.split(b"\n")[0].decode()
+            data = os.read(fd, 256)
+            if not data:
+                break
+            status += data
+    return status.split(b"\n")[0].decode()
+
+
+def run_stdio(irdad, a_dev, b_dev, tmp):
+    common = ["--lock-dir", "none", "--log", "stderr"]
+    err_b = open(os.path.join(tmp, "stdio-b.err"), "w")
+    err_a = open(os.path.join(tmp, "stdio-a.err"), "w")
+    # the caller starts once the listener says it listens: a caller gives
+    # up after 3 discoveries, which a listener still starting (ASan, a
+    # loaded machine) can miss
+    pb, stb_r = start_stdio(irdad, ["--listen", "-D", b_dev, "--nickname", "beta"] + common,
+                            err_b)
+    line = first_status_line(stb_r)
+    check(line == "listening", "--status-fd of the listener says %r" % line)
+    pa, st_r = start_stdio(irdad, ["-D", a_dev, "--nickname", "alpha", "--peer", "beta"]
+                           + common, err_a)
+    line = first_status_line(st_r)
     check(line.startswith("up 0x") and line.endswith('"beta"'),
           "--status-fd says the link is up: %r" % line)
     rnd = random.Random(11)
@@ -197,8 +215,8 @@ def run_stdio(irdad, a_dev, b_dev, tmp):
           "--stdio: 15 frames each way through two irdad --stdio came out the same")
     # the caller's pppd goes away: both ends finish
     pa.stdin.close()
-    rc_a = pa.wait(30)
-    rc_b = pb.wait(30)
+    rc_a = pa.wait(ceiling(30))
+    rc_b = pb.wait(ceiling(30))
     rest = os.read(st_r, 256).decode()
     check(rc_a == 0 and rc_b == 0, "--stdio: both exit 0 when the caller's input ends (%d, %d)"
           % (rc_a, rc_b))
