@@ -27,11 +27,28 @@ grep -q 'ircomm raw: connected to 0x[0-9a-f]*, 3-wire raw' "$tmp/irdad-alpha.err
 	grep -q 'ircomm printer: connected to 0x[0-9a-f]*, 3-wire raw' "$tmp/irdad-beta.err" ||
 	fail "the daemons did not log a 3-wire raw connection"
 echo "ok: both daemons connected 3-wire raw"
+# the listener names its caller by the link's address, not 0x00000000
+link_addr=$(sed -n 's/.*: connected to \(0x[0-9a-f]*\) as secondary.*/\1/p' "$tmp/irdad-beta.err" | head -1)
+[ -n "$link_addr" ] && [ "$link_addr" != 0x00000000 ] &&
+	grep -q "ircomm printer: connected to $link_addr, 3-wire raw" "$tmp/irdad-beta.err" ||
+	fail "the listener's ircomm line does not name the link's peer ($link_addr)"
+echo "ok: the listener's ircomm line names its caller $link_addr, as the link line does"
 grep -q 'ircomm printer: peer.s data rate' "$tmp/irdad-beta.err" &&
 	fail "a setting crossed a raw connection (it has no control channel)"
 kill -TERM $pa
 wait $pa || fail "alpha exited $? on SIGTERM"
 lpid=$pb
+# beta logs the link's end once: its cause and the bytes it carried
+# (alpha left without a DISC: beta's watchdog ends the link within 12 s)
+i=0
+until grep -q "link to $link_addr down: " "$tmp/irdad-beta.err"; do
+	i=$((i + 1))
+	[ $i -gt $(($(ceiling 30) * 10)) ] && fail "beta did not log the link's end"
+	sleep 0.1
+done
+ends=$(grep -c "link to $link_addr down: .* after [0-9.]* s, [0-9]* bytes sent, [0-9]* received" "$tmp/irdad-beta.err")
+[ "$ends" -eq 1 ] || fail "beta logged the link's end $ends times, not once with cause and byte counts"
+echo "ok: beta logged the link's end once: $(grep "link to $link_addr down: " "$tmp/irdad-beta.err" | sed 's/^[a-z]*: irdad: //')"
 
 # a 9-wire caller against the raw-only listener: it falls back
 printf '[ircomm nine]\nrole call\npeer nickname "beta"\nwire 9wire\npty %s\n' "$tmp/nine-a" >"$tmp/a2.conf"

@@ -178,8 +178,8 @@ def run_session(irdad, dev, b_link, b_log, b_pid, tmp):
     check(ok, "64 KiB each way at once between the helper's pty and beta's, intact "
           "(%.1f s, %.0f bytes/s both ways)" % (secs, 2 * 64 * 1024 / secs))
     set_speed(s, termios.B57600)
-    check(wait_log(b_log, "peer's data rate 57600"),
-          "57600 set on the slave reached beta as IrCOMM's data rate")
+    check(wait_log(b_log, "peer's data rate 57600, format 8N1 (0x03)"),
+          "57600 set on the slave reached beta as IrCOMM's data rate, 8N1 decoded")
     downs = log_count(b_log, "peer's carrier (CD) down")
     set_speed(s, termios.B0)
     check(wait_log(b_log, "peer's carrier (CD) down", downs + 1),

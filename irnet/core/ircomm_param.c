@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cursor.h"
@@ -46,6 +47,26 @@ const char *ircomm_pi_name(uint8_t pi)
 {
 	const struct pi_spec *s = pi_find(pi);
 	return s ? s->name : "unknown";
+}
+
+char *ircomm_data_format_describe(uint8_t format, char *buf, size_t cap)
+{
+	static const char parity_letter[] = { 'O', 'E', 'M', 'S' };
+	unsigned type_bits = format & 0x30u, reserved = format & 0xc0u;
+	char parity = (format & 0x08u) ? parity_letter[type_bits >> 4] : 'N';
+	int n;
+
+	if (cap == 0)
+		return buf;
+	n = snprintf(buf, cap, "%u%c%u", 5u + (format & 0x03u), parity,
+		     (format & 0x04u) ? 2u : 1u);
+	if (n > 0 && (size_t)n < cap && !(format & 0x08u) && type_bits)
+		n += snprintf(buf + n, cap - (size_t)n,
+			      " (parity type bits 0x%02x with parity off%s)", type_bits,
+			      type_bits == 0x10u ? ", as Linux sends" : "");
+	if (n > 0 && (size_t)n < cap && reserved)
+		snprintf(buf + n, cap - (size_t)n, " (reserved bits 0x%02x set)", reserved);
+	return buf;
 }
 
 int ircomm_sdu_split(const uint8_t *buf, size_t len, struct ircomm_sdu *out)

@@ -141,6 +141,18 @@ bool ircomm_params_equal(const struct ircomm_params *a, const struct ircomm_para
 /* The PI's name ("data rate"), for logs; "unknown" otherwise. */
 const char *ircomm_pi_name(uint8_t pi);
 
+/*
+ * A data format octet (PI 0x11: bits 1..0 character length 5..8, bit 2
+ * two stop bits, bit 3 parity on, bits 5..4 its type: odd, even, mark,
+ * space) as a log reads it: "8N1", "7E1", "8M2" ...  With parity off,
+ * set type bits are reported, not hidden: Linux's IrCOMM sends 0x13 for
+ * 8N1 (its even-parity bit is set whenever odd parity is off), which
+ * reads "8N1 (parity type bits 0x10 with parity off, as Linux sends)".
+ * Bits 7..6 (reserved) likewise.  Writes at most cap bytes, always
+ * terminated when cap > 0; returns buf.
+ */
+char *ircomm_data_format_describe(uint8_t format, char *buf, size_t cap);
+
 /* ---- IAS Parameters (digest 7.2) ---------------------------------- */
 
 /* Parses the octet sequence: it must carry a service type; a port type,

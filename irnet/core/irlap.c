@@ -270,11 +270,29 @@ static void reset_sequence(struct irlap *st)
 }
 
 /* Back to NDM after a connection (or a failed attempt). */
+/* Each link's end, once, with its cause and what it carried, as its
+ * start was logged ("connected to ..."). */
+static void log_link_end(struct irlap *st, const char *event, enum irlap_reason reason)
+{
+	uint64_t up_ms = (st->now - st->link.since_us) / 1000;
+
+	if (!st->link.up)
+		return;
+	st->link.up = false;
+	log_msg(st->log, LOG_LEVEL_INFO,
+		"link to 0x%08x down: %s (%s) after %llu.%03llu s, %llu bytes sent, %llu received",
+		st->peer_daddr, event, irlap_reason_name(reason),
+		(unsigned long long)(up_ms / 1000), (unsigned long long)(up_ms % 1000),
+		(unsigned long long)(st->stats.payload_tx - st->link.payload_tx0),
+		(unsigned long long)(st->stats.payload_rx - st->link.payload_rx0));
+}
+
 static void to_ndm(struct irlap *st, const char *event, bool report, enum irlap_reason reason)
 {
 	struct irlap_event ev = { .type = IRLAP_EV_DISCONNECT, .reason = reason,
 				  .daddr = st->peer_daddr };
 
+	log_link_end(st, event, reason);
 	irlap_stop_timer(st);
 	irlap_set_state(st, IRLAP_NDM, event);
 	set_line_speed(st, NDM_BAUD);
@@ -1300,6 +1318,10 @@ static int apply_negotiation(struct irlap *st, const struct qos_bits *peer)
 	st->warned = false;
 	if (rc < 0)
 		return rc;
+	st->link.up = true;
+	st->link.since_us = st->now;
+	st->link.payload_tx0 = st->stats.payload_tx;
+	st->link.payload_rx0 = st->stats.payload_rx;
 	log_msg(st->log, LOG_LEVEL_INFO,
 		"connected to 0x%08x as %s: %u baud, tx %u x %u bytes, rx %u x %u, "
 		"turn %u bytes, min TAT tx %u us rx %u us, disconnect %u ms",

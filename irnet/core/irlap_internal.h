@@ -184,6 +184,12 @@ struct irlap {
 	struct irlap_slot win[8]; /* sent I-frames by Ns, until acknowledged */
 	uint8_t frame[IRLAP_MAX_DATA + 64];
 	struct irlap_stats stats;
+	/* The link now up (for the one line that logs its end): when it
+	 * came up and the payload counters then. */
+	struct {
+		bool up;
+		uint64_t since_us, payload_tx0, payload_rx0;
+	} link;
 };
 
 /* irlap.c */

@@ -618,13 +618,18 @@ static void on_link_down(struct irlmp *lm, const struct irlap_event *ev)
 			retry = true;
 			continue;
 		}
-		/* The peer closed the link (its idle close) while our connect
-		 * was on its way: it never took it, open the link again,
-		 * once, within the connect's first deadline. */
-		if (c->state == IRLMP_CONN_SETUP && was_up && ev->reason == IRLAP_REASON_PEER &&
-		    !c->relinked) {
+		/* Our connect was on its way, unanswered, when the link
+		 * ended: the peer closed it (its idle close), or it was
+		 * already dead and N2 ran out (the peer dropped it while the
+		 * line was stopped; the connect withdrew our idle close and
+		 * was queued on it).  Nothing of the connect survives on the
+		 * peer's side either: open the link again, once, within the
+		 * connect's first deadline. */
+		if (c->state == IRLMP_CONN_SETUP && was_up && !c->relinked &&
+		    (ev->reason == IRLAP_REASON_PEER || ev->reason == IRLAP_REASON_NO_RESPONSE)) {
 			c->relinked = true;
-			set_conn(c, IRLMP_CONN_SETUP_PEND, "peer closed the link");
+			set_conn(c, IRLMP_CONN_SETUP_PEND, ev->reason == IRLAP_REASON_PEER ?
+				 "peer closed the link" : "link lost before the confirm");
 			retry = true;
 			continue;
 		}

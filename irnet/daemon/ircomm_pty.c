@@ -235,6 +235,7 @@ static void fds_lines(struct ircomm_pty *p, uint8_t lines);
 static bool fds_read_ended(struct ircomm_pty *p, ssize_t n);
 static void fds_local_gone(struct ircomm_pty *p, const char *why);
 static void fds_lap_event(struct ircomm_pty *p, const struct irlap_event *ev);
+static void note_link_peer(struct ircomm_pty *p, const struct irlap_event *ev);
 static void fds_stop(struct ircomm_pty *p);
 
 static void want_read(struct ircomm_pty *p, bool on)
@@ -790,14 +791,29 @@ static void on_master_writable(struct eloop *loop, int fd, void *ctx)
 
 /* ---- IrCOMM events ---------------------------------------------------- */
 
+/* The peer's settings as it sent them: the format decoded, and the raw
+ * octet beside it (Linux's 8N1 is 0x13, not 0x03). */
+static void log_peer_params(const struct ircomm_pty *p)
+{
+	char format[96];
+
+	log_msg(p->log, LOG_LEVEL_INFO,
+		"ircomm %s: peer's data rate %u, format %s (0x%02x), flow 0x%02x", p->ep.name,
+		(unsigned)p->st.peer_data_rate,
+		ircomm_data_format_describe(p->st.peer_data_format, format, sizeof(format)),
+		p->st.peer_data_format, p->st.peer_flow_control);
+}
+
 static void on_connected(struct ircomm_pty *p, struct ircomm *c)
 {
 	struct ircomm_params now;
 	bool b0;
 
 	p->c = c;
-	if (!is_caller(p))
+	if (!is_caller(p)) {
 		note_initial(p, &p->srv_cfg);
+		p->st.peer = p->link_peer; /* the caller's station */
+	}
 	p->st.connects++;
 	p->st.service = ircomm_service_type(c);
 	p->st.peer_lines = ircomm_peer_lines(c);
@@ -879,10 +895,7 @@ static void on_ircomm(void *ctx, const struct ircomm_event *ev)
 			p->st.peer_data_format = q->data_format;
 		if (q->present & IRCOMM_P_FLOW_CONTROL)
 			p->st.peer_flow_control = q->flow_control;
-		log_msg(p->log, LOG_LEVEL_INFO,
-			"ircomm %s: peer's data rate %u, format 0x%02x, flow 0x%02x", p->ep.name,
-			(unsigned)p->st.peer_data_rate, p->st.peer_data_format,
-			p->st.peer_flow_control);
+		log_peer_params(p);
 		break;
 	}
 	case IRCOMM_EV_LINES:
@@ -1053,6 +1066,7 @@ void ircomm_pty_port_back(struct ircomm_pty *p)
 
 void ircomm_pty_lap_event(struct ircomm_pty *p, const struct irlap_event *ev)
 {
+	note_link_peer(p, ev);
 	if (p->started && p->on_fds)
 		fds_lap_event(p, ev);
 	if (!p->started || !is_caller(p))
@@ -1338,8 +1352,6 @@ static void fds_connected(struct ircomm_pty *p)
 	const struct irlap_peer *peer;
 
 	eloop_timer_cancel(p->loop, &p->attempt);
-	if (!is_caller(p))
-		p->st.peer = p->link_peer; /* the caller's station */
 	peer = seen_find(p, p->st.peer);
 	status_line_up(&p->sl, p->st.peer, peer ? peer->info.nickname : NULL,
 		       peer ? peer->info.nickname_len : 0);
@@ -1472,16 +1484,19 @@ static void fds_lap_event(struct ircomm_pty *p, const struct irlap_event *ev)
 	case IRLAP_EV_DISCOVERED_BY:
 		seen_note(p, ev->peer);
 		break;
-	case IRLAP_EV_CONNECT_CONF:
-	case IRLAP_EV_CONNECT_IND:
-		p->link_peer = ev->daddr ? ev->daddr : ev->peer ? ev->peer->daddr : 0;
-		break;
-	case IRLAP_EV_DISCONNECT:
-		p->link_peer = 0;
-		break;
 	default:
 		break;
 	}
+}
+
+/* The station the link is up with, in every mode: a listener names its
+ * caller by it (IrCOMM's connect indication carries no address). */
+static void note_link_peer(struct ircomm_pty *p, const struct irlap_event *ev)
+{
+	if (ev->type == IRLAP_EV_CONNECT_CONF || ev->type == IRLAP_EV_CONNECT_IND)
+		p->link_peer = ev->daddr ? ev->daddr : ev->peer ? ev->peer->daddr : 0;
+	else if (ev->type == IRLAP_EV_DISCONNECT)
+		p->link_peer = 0;
 }
 
 static void fds_stop(struct ircomm_pty *p)

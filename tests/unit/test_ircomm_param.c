@@ -77,6 +77,33 @@ static void ias_parameters_port_types(void **state)
 		assert_int_equal(ircomm_ias_params_build(buf, cap, 0x06, 0x01), -ENOSPC);
 }
 
+/* Data format octets as logged: the bit layout of PI 0x11, and the
+ * octet Linux sends for 8N1 (0x13: its even-parity type bit set with
+ * parity off) reported as 8N1 with the stray bit named. */
+static void data_format_described(void **state)
+{
+	static const struct { uint8_t octet; const char *text; } cases[] = {
+		{ 0x03, "8N1" },
+		{ 0x00, "5N1" },
+		{ 0x06, "7N2" },
+		{ 0x0b, "8O1" },
+		{ 0x1a, "7E1" },
+		{ 0x2b, "8M1" },
+		{ 0x3f, "8S2" },
+		{ 0x13, "8N1 (parity type bits 0x10 with parity off, as Linux sends)" },
+		{ 0x23, "8N1 (parity type bits 0x20 with parity off)" },
+		{ 0x43, "8N1 (reserved bits 0x40 set)" },
+	};
+	char buf[96], tiny[3];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(ircomm_data_format_describe(cases[i].octet, buf, sizeof(buf)),
+				    cases[i].text);
+	/* cut to the buffer, terminated */
+	assert_string_equal(ircomm_data_format_describe(0x13, tiny, sizeof(tiny)), "8N");
+}
+
 static void best_service(void **state)
 {
 	(void)state;
@@ -290,6 +317,7 @@ int main(void)
 		cmocka_unit_test(ias_parameters_vector),
 		cmocka_unit_test(ias_parameters_port_types),
 		cmocka_unit_test(best_service),
+		cmocka_unit_test(data_format_described),
 		cmocka_unit_test(initial_parameters_vector),
 		cmocka_unit_test(user_data_vector),
 		cmocka_unit_test(control_and_data_share),

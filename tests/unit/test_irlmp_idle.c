@@ -718,6 +718,51 @@ static void our_connect_lost_to_peer_idle_close(void **state)
 }
 
 
+/*
+ * tests/clients/libdivecomputer.sh, seen with irdad -v -v: we are
+ * primary on an idle link whose peer has gone (it dropped the link while
+ * the line was stopped) and our idle disconnect waits for an answer that
+ * never comes.  A new connect withdraws that disconnect and is queued on
+ * the dying link; when N2 ends it, the connect was never answered, so it
+ * is made again on a new link (once, within its first deadline) instead
+ * of failing with the old link.
+ */
+static void our_connect_on_a_link_in_recovery_relinks(void **state)
+{
+	struct rig *r = rig_new();
+	uint64_t silent_from, asked_at;
+
+	(void)state;
+	our_lookup(r);
+	silent_from = r->now;
+	/* The peer is gone: nothing answers our polls (or the idle close). */
+	while (r->now < silent_from + 9 * SEC && r->links_down == 0) {
+		advance(r, irlap_deadline(r->st), true);
+		r->seen = r->nout;
+	}
+	assert_int_equal(r->links_down, 0);
+	asked_at = r->now;
+	r->ias_done = false;
+	assert_non_null(ias_query_start(r->lm, PEER_ADDR, "Device", "DeviceName", on_ias, r,
+					r->now));
+	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_ACTIVE);
+	for (int guard = 0; guard < 1000 && r->links_down == 0; guard++) {
+		advance(r, irlap_deadline(r->st), true);
+		r->seen = r->nout;
+	}
+	assert_int_equal(r->links_down, 1);
+	assert_int_equal(r->down_reason, IRLAP_REASON_NO_RESPONSE);
+	assert_false(r->ias_done);
+	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_U_CONNECT);
+	/* The peer is back in range: our SNRM, its UA, the lookup. */
+	for (int guard = 0; guard < 100 && r->seen == r->nout; guard++)
+		advance(r, irlap_deadline(r->st), true);
+	peer_answers_snrm(r);
+	peer_serves_our_lookup(r);
+	assert_true(r->now - asked_at < 5 * SEC); /* within the connect watchdog */
+	rig_free(r);
+}
+
 /* ---- after the link ends: the next one at once -------------------------- */
 
 /*
@@ -879,6 +924,7 @@ int main(void)
 		cmocka_unit_test(primary_connect_in_poll_answer),
 		cmocka_unit_test(primary_disc_already_out),
 		cmocka_unit_test(our_connect_lost_to_peer_idle_close),
+		cmocka_unit_test(our_connect_on_a_link_in_recovery_relinks),
 		cmocka_unit_test(relink_query_during_peer_discovery),
 		cmocka_unit_test(relink_query_before_peer_discovery),
 		cmocka_unit_test(relink_peer_snrm_while_ours_waits),
