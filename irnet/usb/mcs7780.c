@@ -545,27 +545,6 @@ static void tx_done(struct mcs7780 *m, const struct usb_completion *c)
 	usb_dongle_emit(&m->base, USB_EVENT_TX_DONE, err);
 }
 
-static void count_rx_error(struct mcs7780 *m, int rc, size_t n)
-{
-	switch (rc) {
-	case -ENODATA:
-		m->base.n.rx_empty++;
-		return;
-	case -EBADMSG:
-		m->base.n.rx_fcs_errors++;
-		break;
-	case -EMSGSIZE:
-		m->base.n.rx_oversize++;
-		break;
-	default:
-		m->base.n.rx_malformed++;
-		break;
-	}
-	log_msg(m->base.cfg.log, LOG_LEVEL_DEBUG, "mcs7780: %zu-byte transfer dropped: %s", n,
-		strerror(-rc));
-	usb_dongle_emit(&m->base, USB_EVENT_MEDIA_BUSY, rc);
-}
-
 static void deliver(struct mcs7780 *m, const struct usb_completion *c, uint64_t now_us)
 {
 	struct cursor in;
@@ -575,7 +554,7 @@ static void deliver(struct mcs7780 *m, const struct usb_completion *c, uint64_t 
 	wcursor_init(&out, m->rx_frame, sizeof(m->rx_frame));
 	int rc = mcs7780_rx_frame(m->base.baud, &in, &out);
 	if (rc < 0) {
-		count_rx_error(m, rc, c->actual);
+		usb_dongle_rx_dropped(&m->base, rc, c->actual);
 		return;
 	}
 	struct usb_rx_frame f = {
@@ -751,16 +730,11 @@ static void mcs_destroy(struct usb_dongle *d)
 	free(d);
 }
 
-static bool endpoint_is(uint8_t ep, bool in)
-{
-	return ep != 0 && ((ep & USB_DIR_IN) != 0) == in;
-}
-
 static int mcs_create(const struct usb_dongle_config *cfg, const struct usb_id *id,
 		      struct usb_dongle **out, char *err, size_t errlen)
 {
 	(void)id;
-	if (!endpoint_is(cfg->ep.bulk_in, true) || !endpoint_is(cfg->ep.bulk_out, false)) {
+	if (!usb_endpoint_is(cfg->ep.bulk_in, true) || !usb_endpoint_is(cfg->ep.bulk_out, false)) {
 		snprintf(err, errlen,
 			 "mcs7780: needs a bulk IN and a bulk OUT endpoint (given IN 0x%02x, OUT 0x%02x)",
 			 cfg->ep.bulk_in, cfg->ep.bulk_out);

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "irda_class.h"
 #include "mcs7780.h"
 
 static const struct usb_family *const registry[] = {
 	&mcs7780_family,
+	&irda_class_family,
 };
 
 #define N_FAMILIES (sizeof(registry) / sizeof(registry[0]))
@@ -267,4 +269,30 @@ uint8_t usb_clear_halt_target(const struct usb_endpoints *ep, enum usb_clear_hal
 void usb_dongle_emit(struct usb_dongle *d, enum usb_dongle_event ev, int err)
 {
 	d->cfg.host.event(d->cfg.host.ctx, ev, err);
+}
+
+bool usb_endpoint_is(uint8_t ep, bool in)
+{
+	return ep != 0 && ((ep & USB_DIR_IN) != 0) == in;
+}
+
+void usb_dongle_rx_dropped(struct usb_dongle *d, int rc, size_t n)
+{
+	switch (rc) {
+	case -ENODATA:
+		d->n.rx_empty++;
+		return;
+	case -EBADMSG:
+		d->n.rx_fcs_errors++;
+		break;
+	case -EMSGSIZE:
+		d->n.rx_oversize++;
+		break;
+	default:
+		d->n.rx_malformed++;
+		break;
+	}
+	log_msg(d->cfg.log, LOG_LEVEL_DEBUG, "%s: %zu-byte transfer dropped: %s", d->family->name,
+		n, strerror(-rc));
+	usb_dongle_emit(d, USB_EVENT_MEDIA_BUSY, rc);
 }

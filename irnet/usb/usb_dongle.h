@@ -188,6 +188,9 @@ struct usb_dongle_config {
 	struct usb_endpoints ep;
 	struct usb_dongle_host host;
 	enum usb_clear_halt_mode clear_halt;
+	/* bInterfaceNumber of the claimed interface: the wIndex of class
+	 * requests (the Bridge class's GET_CLASS_DESC) */
+	uint8_t interface;
 	const struct logger *log;	/* may be NULL */
 };
 
@@ -281,5 +284,12 @@ struct usb_xfer usb_clear_halt_xfer(uint32_t tag, uint8_t ep);
 uint8_t usb_clear_halt_target(const struct usb_endpoints *ep, enum usb_clear_halt_mode mode,
 			      int which);
 void usb_dongle_emit(struct usb_dongle *d, enum usb_dongle_event ev, int err);
+/* Whether ep is a real endpoint of that direction (IN: true). */
+bool usb_endpoint_is(uint8_t ep, bool in);
+/* An IN transfer of n bytes the family's parser refused with rc: counts
+ * it (-ENODATA empty, -EBADMSG FCS, -EMSGSIZE oversize, else malformed)
+ * and, unless it was empty, reports USB_EVENT_MEDIA_BUSY with rc (a
+ * damaged frame means something is on the air). */
+void usb_dongle_rx_dropped(struct usb_dongle *d, int rc, size_t n);
 
 #endif
