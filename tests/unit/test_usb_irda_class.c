@@ -142,6 +142,14 @@ static void open_with(struct rec *r, struct usb_dongle *d, const uint8_t *desc, 
 	assert_true(usb_dongle_can_send(d));
 }
 
+/* A core opened with digest 4.2's descriptor. */
+static struct usb_dongle *opened_core(struct rec *r)
+{
+	struct usb_dongle *d = new_core(r);
+	open_with(r, d, desc_42, sizeof desc_42);
+	return d;
+}
+
 /* --- tests ------------------------------------------------------------------------ */
 
 static void registry_matches_class_and_ids(void **state)
@@ -268,8 +276,7 @@ static void open_sequence(void **state)
 {
 	struct rec r;
 	(void)state;
-	struct usb_dongle *d = new_core(&r);
-	open_with(&r, d, desc_42, sizeof desc_42);
+	struct usb_dongle *d = opened_core(&r);
 	struct irda_class_qos q = irda_class_qos(d);
 	assert_int_equal(q.baud_bits, 0x01FF);
 	assert_int_equal(q.min_tat_bits, 0x07);
@@ -387,8 +394,7 @@ static void tx_bytes_and_zlp(void **state)
 {
 	struct rec r;
 	(void)state;
-	struct usb_dongle *d = new_core(&r);
-	open_with(&r, d, desc_42, sizeof desc_42);
+	struct usb_dongle *d = opened_core(&r);
 	/* the digest's [RUN] XID after open: header (12 BOFs kept: 0), no FCS.
 	 * 10 BOFs (IrLAP's default) round up to 12, which the device has. */
 	struct usb_tx_frame f = { .data = xid, .len = sizeof xid, .xbofs = 10, .mtt_us = 0 };
@@ -437,8 +443,7 @@ static void speed_change_waits_for_frame(void **state)
 {
 	struct rec r;
 	(void)state;
-	struct usb_dongle *d = new_core(&r);
-	open_with(&r, d, desc_42, sizeof desc_42);
+	struct usb_dongle *d = opened_core(&r);
 	struct usb_tx_frame f = { .data = xid, .len = sizeof xid, .xbofs = 12 };
 	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
 	assert_int_equal(usb_dongle_set_speed(d, 115200, 0), 0);
@@ -464,8 +469,7 @@ static void rx_good_frames(void **state)
 {
 	struct rec r;
 	(void)state;
-	struct usb_dongle *d = new_core(&r);
-	open_with(&r, d, desc_42, sizeof desc_42);
+	struct usb_dongle *d = opened_core(&r);
 	uint8_t in[16] = { 0x02 };	/* 9600, not busy */
 	memcpy(in + 1, xid, sizeof xid);
 	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, in, 15, 77);
@@ -543,8 +547,7 @@ static void close_waits_for_cancelled_transfers(void **state)
 {
 	struct rec r;
 	(void)state;
-	struct usb_dongle *d = new_core(&r);
-	open_with(&r, d, desc_42, sizeof desc_42);
+	struct usb_dongle *d = opened_core(&r);
 	struct usb_tx_frame f = { .data = xid, .len = sizeof xid, .xbofs = 12 };
 	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
 	assert_int_equal(usb_dongle_close(d, 0), 0);
@@ -568,8 +571,7 @@ static void device_gone(void **state)
 {
 	struct rec r;
 	(void)state;
-	struct usb_dongle *d = new_core(&r);
-	open_with(&r, d, desc_42, sizeof desc_42);
+	struct usb_dongle *d = opened_core(&r);
 	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_NO_DEVICE, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_GONE, -ENODEV));
 	assert_int_equal(usb_dongle_close(d, 0), 0);
