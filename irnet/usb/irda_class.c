@@ -187,7 +187,6 @@ struct irda_class {
 	uint8_t xbof_code;		/* the BOF code the device has */
 	bool pending_speed;		/* the speed frame waits for the data frame */
 	bool speed_in_flight;		/* the TX tag carries a speed frame */
-	bool in_flight[4];		/* per tag */
 	uint8_t tx[IRDA_CLASS_TX_MAX];
 	uint8_t speed_hdr[IRDA_CLASS_HDR_LEN];
 };
@@ -206,8 +205,7 @@ static void go(struct irda_class *k, enum cls_state to, const char *event)
 
 static void submit(struct irda_class *k, const struct usb_xfer *x)
 {
-	k->in_flight[x->tag] = true;
-	k->base.cfg.host.submit(k->base.cfg.host.ctx, x);
+	usb_dongle_submit(&k->base, x);
 }
 
 static void fail(struct irda_class *k, int err, const char *why)
@@ -360,11 +358,7 @@ static void deliver(struct irda_class *k, const struct usb_completion *c, uint64
 		usb_dongle_rx_dropped(&k->base, rc, c->actual);
 		return;
 	}
-	struct usb_rx_frame f = {
-		.data = rx.frame, .len = rx.len, .baud = k->base.baud, .time_us = now_us,
-	};
-	k->base.n.rx_frames++;
-	k->base.cfg.host.frame(k->base.cfg.host.ctx, &f);
+	usb_dongle_deliver(&k->base, rx.frame, rx.len, now_us);
 }
 
 static bool receiving(const struct irda_class *k)
@@ -397,18 +391,13 @@ static void rx_done(struct irda_class *k, const struct usb_completion *c, uint64
 
 static bool nothing_in_flight(const struct irda_class *k)
 {
-	for (size_t i = 0; i < NELEMS(k->in_flight); i++)
-		if (k->in_flight[i])
-			return false;
-	return true;
+	return usb_dongle_idle(&k->base);
 }
 
 static void finish_close(struct irda_class *k)
 {
 	go(k, CLS_CLOSED, "all transfers back");
-	k->base.baud = 0;
-	k->base.tx_busy = false;
-	usb_dongle_emit(&k->base, USB_EVENT_CLOSED, 0);
+	usb_dongle_closed(&k->base);
 }
 
 /* --- usb_dongle_ops --- */
@@ -417,12 +406,8 @@ static void cls_complete(struct usb_dongle *d, const struct usb_completion *c, u
 {
 	struct irda_class *k = to_cls(d);
 
-	if (c->tag >= NELEMS(k->in_flight) || !k->in_flight[c->tag]) {
-		log_msg(d->cfg.log, LOG_LEVEL_WARNING,
-			"irda-class: completion of tag %u not asked for", c->tag);
+	if (!usb_dongle_take(d, c->tag))
 		return;
-	}
-	k->in_flight[c->tag] = false;
 	if (k->state == CLS_CLOSING) {
 		if (nothing_in_flight(k))
 			finish_close(k);
@@ -472,7 +457,7 @@ static int cls_set_speed(struct usb_dongle *d, uint32_t baud, uint64_t now_us)
 		return -EINVAL;	/* the descriptor does not list it */
 	k->target = baud;
 	go(k, CLS_CHANGING, "set speed");
-	if (k->in_flight[IRDA_CLASS_TAG_TX]) {
+	if (k->base.in_flight[IRDA_CLASS_TAG_TX]) {
 		k->pending_speed = true;	/* after the frame: it left at the old speed */
 		return 0;
 	}
@@ -518,7 +503,7 @@ static void cls_tick(struct usb_dongle *d, uint64_t now_us)
 	if (now_us < d->deadline_us)
 		return;
 	d->deadline_us = USB_NO_DEADLINE;
-	if (receiving(k) && !k->in_flight[IRDA_CLASS_TAG_RX])
+	if (receiving(k) && !k->base.in_flight[IRDA_CLASS_TAG_RX])
 		post_rx(k);
 }
 
@@ -536,9 +521,7 @@ static int cls_close(struct usb_dongle *d, uint64_t now_us)
 		finish_close(k);
 		return 0;
 	}
-	for (uint32_t tag = 0; tag < NELEMS(k->in_flight); tag++)
-		if (k->in_flight[tag])
-			d->cfg.host.cancel(d->cfg.host.ctx, tag);
+	usb_dongle_cancel_all(d);
 	return 0;
 }
 
