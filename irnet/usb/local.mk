@@ -8,13 +8,14 @@ irnet_usb_libirnet_usb_la_CPPFLAGS = -include $(top_builddir)/config.h \
 	-I$(top_srcdir)/common -I$(top_srcdir)/irnet/core -I$(top_srcdir)/irnet/usb
 irnet_usb_libirnet_usb_la_SOURCES = \
 	irnet/usb/usb_dongle.c irnet/usb/usb_dongle.h \
-	irnet/usb/mcs7780.c irnet/usb/mcs7780.h
+	irnet/usb/mcs7780.c irnet/usb/mcs7780.h \
+	irnet/usb/irda_class.c irnet/usb/irda_class.h
 irnet_libirnet_la_LIBADD += irnet/usb/libirnet_usb.la
 
 USB_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
 
 UNIT_TESTS += tests/unit/test_usb_mcs7780
-tests_unit_test_usb_mcs7780_SOURCES = tests/unit/test_usb_mcs7780.c
+tests_unit_test_usb_mcs7780_SOURCES = tests/unit/test_usb_mcs7780.c tests/unit/usb_rec.h
 tests_unit_test_usb_mcs7780_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_unit_test_usb_mcs7780_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_mcs7780_LDADD = irnet/libirnet.la $(UNIT_LIBS)
@@ -24,3 +25,15 @@ tests_fuzz_fuzz_usb_mcs7780_SOURCES = tests/fuzz/fuzz_usb_mcs7780.c
 tests_fuzz_fuzz_usb_mcs7780_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_fuzz_fuzz_usb_mcs7780_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_usb_mcs7780_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
+UNIT_TESTS += tests/unit/test_usb_irda_class
+tests_unit_test_usb_irda_class_SOURCES = tests/unit/test_usb_irda_class.c tests/unit/usb_rec.h
+tests_unit_test_usb_irda_class_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_irda_class_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_irda_class_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+FUZZERS += tests/fuzz/fuzz_usb_irda_class
+tests_fuzz_fuzz_usb_irda_class_SOURCES = tests/fuzz/fuzz_usb_irda_class.c
+tests_fuzz_fuzz_usb_irda_class_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_fuzz_fuzz_usb_irda_class_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
+tests_fuzz_fuzz_usb_irda_class_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)

@@ -235,7 +235,6 @@ struct mcs7780 {
 	uint32_t target;		/* the speed being set */
 	unsigned polls;			/* RESV reads in this wait */
 	bool pending_speed;		/* a change waits for the frame in flight */
-	bool in_flight[4];		/* per tag */
 	uint8_t tx[MCS7780_TX_MAX];
 	uint8_t rx_frame[MCS7780_FRAME_MAX + MCS7780_FCS_MAX];
 };
@@ -354,8 +353,7 @@ static const struct mcs_step speed_steps[] = {
 
 static void submit(struct mcs7780 *m, const struct usb_xfer *x)
 {
-	m->in_flight[x->tag] = true;
-	m->base.cfg.host.submit(m->base.cfg.host.ctx, x);
+	usb_dongle_submit(&m->base, x);
 }
 
 static void read_reg(struct mcs7780 *m, uint8_t reg)
@@ -545,27 +543,6 @@ static void tx_done(struct mcs7780 *m, const struct usb_completion *c)
 	usb_dongle_emit(&m->base, USB_EVENT_TX_DONE, err);
 }
 
-static void count_rx_error(struct mcs7780 *m, int rc, size_t n)
-{
-	switch (rc) {
-	case -ENODATA:
-		m->base.n.rx_empty++;
-		return;
-	case -EBADMSG:
-		m->base.n.rx_fcs_errors++;
-		break;
-	case -EMSGSIZE:
-		m->base.n.rx_oversize++;
-		break;
-	default:
-		m->base.n.rx_malformed++;
-		break;
-	}
-	log_msg(m->base.cfg.log, LOG_LEVEL_DEBUG, "mcs7780: %zu-byte transfer dropped: %s", n,
-		strerror(-rc));
-	usb_dongle_emit(&m->base, USB_EVENT_MEDIA_BUSY, rc);
-}
-
 static void deliver(struct mcs7780 *m, const struct usb_completion *c, uint64_t now_us)
 {
 	struct cursor in;
@@ -575,14 +552,10 @@ static void deliver(struct mcs7780 *m, const struct usb_completion *c, uint64_t 
 	wcursor_init(&out, m->rx_frame, sizeof(m->rx_frame));
 	int rc = mcs7780_rx_frame(m->base.baud, &in, &out);
 	if (rc < 0) {
-		count_rx_error(m, rc, c->actual);
+		usb_dongle_rx_dropped(&m->base, rc, c->actual);
 		return;
 	}
-	struct usb_rx_frame f = {
-		.data = m->rx_frame, .len = (size_t)rc, .baud = m->base.baud, .time_us = now_us,
-	};
-	m->base.n.rx_frames++;
-	m->base.cfg.host.frame(m->base.cfg.host.ctx, &f);
+	usb_dongle_deliver(&m->base, m->rx_frame, (size_t)rc, now_us);
 }
 
 static bool receiving(const struct mcs7780 *m)
@@ -615,18 +588,13 @@ static void rx_done(struct mcs7780 *m, const struct usb_completion *c, uint64_t 
 
 static bool nothing_in_flight(const struct mcs7780 *m)
 {
-	for (size_t i = 0; i < NSTEPS(m->in_flight); i++)
-		if (m->in_flight[i])
-			return false;
-	return true;
+	return usb_dongle_idle(&m->base);
 }
 
 static void finish_close(struct mcs7780 *m)
 {
 	go(m, MCS_CLOSED, "all transfers back");
-	m->base.baud = 0;
-	m->base.tx_busy = false;
-	usb_dongle_emit(&m->base, USB_EVENT_CLOSED, 0);
+	usb_dongle_closed(&m->base);
 }
 
 /* --- usb_dongle_ops --- */
@@ -635,12 +603,8 @@ static void mcs_complete(struct usb_dongle *d, const struct usb_completion *c, u
 {
 	struct mcs7780 *m = to_mcs(d);
 
-	if (c->tag >= NSTEPS(m->in_flight) || !m->in_flight[c->tag]) {
-		log_msg(d->cfg.log, LOG_LEVEL_WARNING, "mcs7780: completion of tag %u not asked for",
-			c->tag);
+	if (!usb_dongle_take(d, c->tag))
 		return;
-	}
-	m->in_flight[c->tag] = false;
 	if (m->state == MCS_CLOSING) {
 		if (nothing_in_flight(m))
 			finish_close(m);
@@ -684,7 +648,7 @@ static int mcs_set_speed(struct usb_dongle *d, uint32_t baud, uint64_t now_us)
 		return -ENOTCONN;
 	m->target = baud;
 	go(m, MCS_CHANGING, "set speed");
-	if (m->in_flight[MCS7780_TAG_TX]) {
+	if (m->base.in_flight[MCS7780_TAG_TX]) {
 		m->pending_speed = true;	/* after the frame: the chip has it at the old speed */
 		return 0;
 	}
@@ -721,7 +685,7 @@ static void mcs_tick(struct usb_dongle *d, uint64_t now_us)
 	if (now_us < d->deadline_us)
 		return;
 	d->deadline_us = USB_NO_DEADLINE;
-	if (receiving(m) && !m->in_flight[MCS7780_TAG_RX])
+	if (receiving(m) && !m->base.in_flight[MCS7780_TAG_RX])
 		post_rx(m);
 }
 
@@ -740,9 +704,7 @@ static int mcs_close(struct usb_dongle *d, uint64_t now_us)
 		finish_close(m);
 		return 0;
 	}
-	for (uint32_t tag = 0; tag < NSTEPS(m->in_flight); tag++)
-		if (m->in_flight[tag])
-			d->cfg.host.cancel(d->cfg.host.ctx, tag);
+	usb_dongle_cancel_all(d);
 	return 0;
 }
 
@@ -751,16 +713,11 @@ static void mcs_destroy(struct usb_dongle *d)
 	free(d);
 }
 
-static bool endpoint_is(uint8_t ep, bool in)
-{
-	return ep != 0 && ((ep & USB_DIR_IN) != 0) == in;
-}
-
 static int mcs_create(const struct usb_dongle_config *cfg, const struct usb_id *id,
 		      struct usb_dongle **out, char *err, size_t errlen)
 {
 	(void)id;
-	if (!endpoint_is(cfg->ep.bulk_in, true) || !endpoint_is(cfg->ep.bulk_out, false)) {
+	if (!usb_endpoint_is(cfg->ep.bulk_in, true) || !usb_endpoint_is(cfg->ep.bulk_out, false)) {
 		snprintf(err, errlen,
 			 "mcs7780: needs a bulk IN and a bulk OUT endpoint (given IN 0x%02x, OUT 0x%02x)",
 			 cfg->ep.bulk_in, cfg->ep.bulk_out);

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "irda_class.h"
 #include "mcs7780.h"
 
 static const struct usb_family *const registry[] = {
 	&mcs7780_family,
+	&irda_class_family,
 };
 
 #define N_FAMILIES (sizeof(registry) / sizeof(registry[0]))
@@ -267,4 +269,77 @@ uint8_t usb_clear_halt_target(const struct usb_endpoints *ep, enum usb_clear_hal
 void usb_dongle_emit(struct usb_dongle *d, enum usb_dongle_event ev, int err)
 {
 	d->cfg.host.event(d->cfg.host.ctx, ev, err);
+}
+
+bool usb_endpoint_is(uint8_t ep, bool in)
+{
+	return ep != 0 && ((ep & USB_DIR_IN) != 0) == in;
+}
+
+void usb_dongle_rx_dropped(struct usb_dongle *d, int rc, size_t n)
+{
+	switch (rc) {
+	case -ENODATA:
+		d->n.rx_empty++;
+		return;
+	case -EBADMSG:
+		d->n.rx_fcs_errors++;
+		break;
+	case -EMSGSIZE:
+		d->n.rx_oversize++;
+		break;
+	default:
+		d->n.rx_malformed++;
+		break;
+	}
+	log_msg(d->cfg.log, LOG_LEVEL_DEBUG, "%s: %zu-byte transfer dropped: %s", d->family->name,
+		n, strerror(-rc));
+	usb_dongle_emit(d, USB_EVENT_MEDIA_BUSY, rc);
+}
+
+void usb_dongle_submit(struct usb_dongle *d, const struct usb_xfer *x)
+{
+	d->in_flight[x->tag] = true;
+	d->cfg.host.submit(d->cfg.host.ctx, x);
+}
+
+bool usb_dongle_take(struct usb_dongle *d, uint32_t tag)
+{
+	if (tag >= USB_DONGLE_TAGS || !d->in_flight[tag]) {
+		log_msg(d->cfg.log, LOG_LEVEL_WARNING, "%s: completion of tag %u not asked for",
+			d->family->name, tag);
+		return false;
+	}
+	d->in_flight[tag] = false;
+	return true;
+}
+
+bool usb_dongle_idle(const struct usb_dongle *d)
+{
+	for (size_t i = 0; i < USB_DONGLE_TAGS; i++)
+		if (d->in_flight[i])
+			return false;
+	return true;
+}
+
+void usb_dongle_cancel_all(struct usb_dongle *d)
+{
+	for (uint32_t tag = 0; tag < USB_DONGLE_TAGS; tag++)
+		if (d->in_flight[tag])
+			d->cfg.host.cancel(d->cfg.host.ctx, tag);
+}
+
+void usb_dongle_closed(struct usb_dongle *d)
+{
+	d->baud = 0;
+	d->tx_busy = false;
+	usb_dongle_emit(d, USB_EVENT_CLOSED, 0);
+}
+
+void usb_dongle_deliver(struct usb_dongle *d, const uint8_t *frame, size_t len, uint64_t now_us)
+{
+	struct usb_rx_frame f = { .data = frame, .len = len, .baud = d->baud, .time_us = now_us };
+
+	d->n.rx_frames++;
+	d->cfg.host.frame(d->cfg.host.ctx, &f);
 }

@@ -188,6 +188,9 @@ struct usb_dongle_config {
 	struct usb_endpoints ep;
 	struct usb_dongle_host host;
 	enum usb_clear_halt_mode clear_halt;
+	/* bInterfaceNumber of the claimed interface: the wIndex of class
+	 * requests (the Bridge class's GET_CLASS_DESC) */
+	uint8_t interface;
 	const struct logger *log;	/* may be NULL */
 };
 
@@ -226,6 +229,9 @@ struct usb_family {
 	const struct usb_dongle_ops *ops;
 };
 
+/* Tags a core may use: 0 .. USB_DONGLE_TAGS - 1. */
+#define USB_DONGLE_TAGS 4
+
 /* The part of every core the generic calls use; a family's state embeds
  * it first. */
 struct usb_dongle {
@@ -234,6 +240,7 @@ struct usb_dongle {
 	uint64_t deadline_us;		/* USB_NO_DEADLINE when nothing is timed */
 	uint32_t baud;			/* the speed the chip is at (0 before open) */
 	bool tx_busy;			/* a frame or a speed change is in progress */
+	bool in_flight[USB_DONGLE_TAGS];	/* per tag, kept by usb_dongle_submit */
 	struct usb_dongle_counters n;
 };
 
@@ -281,5 +288,24 @@ struct usb_xfer usb_clear_halt_xfer(uint32_t tag, uint8_t ep);
 uint8_t usb_clear_halt_target(const struct usb_endpoints *ep, enum usb_clear_halt_mode mode,
 			      int which);
 void usb_dongle_emit(struct usb_dongle *d, enum usb_dongle_event ev, int err);
+/* Submits x through the host and marks its tag in flight. */
+void usb_dongle_submit(struct usb_dongle *d, const struct usb_xfer *x);
+/* Marks c's tag back; false (logged) for a tag not in flight. */
+bool usb_dongle_take(struct usb_dongle *d, uint32_t tag);
+/* Whether no transfer is in flight. */
+bool usb_dongle_idle(const struct usb_dongle *d);
+/* Asks the host to cancel every transfer in flight. */
+void usb_dongle_cancel_all(struct usb_dongle *d);
+/* Every transfer is back after a close: speed 0, USB_EVENT_CLOSED. */
+void usb_dongle_closed(struct usb_dongle *d);
+/* Hands a good frame to the host and counts it. */
+void usb_dongle_deliver(struct usb_dongle *d, const uint8_t *frame, size_t len, uint64_t now_us);
+/* Whether ep is a real endpoint of that direction (IN: true). */
+bool usb_endpoint_is(uint8_t ep, bool in);
+/* An IN transfer of n bytes the family's parser refused with rc: counts
+ * it (-ENODATA empty, -EBADMSG FCS, -EMSGSIZE oversize, else malformed)
+ * and, unless it was empty, reports USB_EVENT_MEDIA_BUSY with rc (a
+ * damaged frame means something is on the air). */
+void usb_dongle_rx_dropped(struct usb_dongle *d, int rc, size_t n);
 
 #endif
