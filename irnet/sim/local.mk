@@ -82,3 +82,9 @@ noinst_LTLIBRARIES += irnet/sim/libirnet_usbmodel.la
 irnet_sim_libirnet_usbmodel_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
 irnet_sim_libirnet_usbmodel_la_SOURCES = irnet/sim/usb_model_mcs7780.c
 irnet_libirnet_la_LIBADD += irnet/sim/libirnet_usbmodel.la
+
+UNIT_TESTS += tests/unit/test_usb_model_mcs7780
+tests_unit_test_usb_model_mcs7780_SOURCES = tests/unit/test_usb_model_mcs7780.c
+tests_unit_test_usb_model_mcs7780_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_model_mcs7780_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_model_mcs7780_LDADD = irnet/libirnet.la $(UNIT_LIBS)
