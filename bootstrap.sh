@@ -29,7 +29,7 @@ PACKAGES=(
 	autoconf automake libtool autoconf-archive pkg-config make gcc
 	clang libclang-rt-14-dev llvm
 	libudev-dev libnl-3-dev libnl-route-3-dev libcurl4-openssl-dev
-	libgsl-dev libjson-c-dev libcmocka-dev libseccomp-dev libcairo2-dev
+	libgsl-dev libjson-c-dev libcmocka-dev libseccomp-dev libcairo2-dev libusb-1.0-0-dev
 	libumockdev-dev umockdev
 	ppp ppp-dev
 	user-mode-linux qemu-system-x86 busybox-static cpio dash xz-utils binutils debootstrap

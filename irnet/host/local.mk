@@ -60,3 +60,18 @@ tests_unit_test_stack_rt_SOURCES = tests/unit/test_stack_rt.c tests/unit/stack_p
 tests_unit_test_stack_rt_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_stack_rt_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
+
+# The libusb host adapter for the USB dongle cores (docs/irnet-usb.md):
+# the project's only libusb caller, in its own convenience library so
+# that libusb's and irnet/usb's include paths reach nothing else.
+noinst_LTLIBRARIES += irnet/host/libirnet_usbhost.la
+irnet_host_libirnet_usbhost_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
+irnet_host_libirnet_usbhost_la_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
+irnet_host_libirnet_usbhost_la_SOURCES = irnet/host/usb_host.c irnet/host/usb_host.h
+irnet_libirnet_la_LIBADD += irnet/host/libirnet_usbhost.la $(LIBUSB_LIBS)
+
+UNIT_TESTS += tests/unit/test_usb_host
+tests_unit_test_usb_host_SOURCES = tests/unit/test_usb_host.c
+tests_unit_test_usb_host_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
+tests_unit_test_usb_host_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_host_LDADD = irnet/libirnet.la $(UNIT_LIBS)

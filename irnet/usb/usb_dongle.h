@@ -13,7 +13,7 @@
  * and which IrLAP speeds and minimum turnarounds its chip can do (QoS).
  *
  * Does not own: libusb, file descriptors, clocks or threads (the host
- * adapter, irnet/host, not written yet, is the only libusb caller);
+ * adapter, irnet/host/usb_host.[ch], is the only libusb caller);
  * finding the device, claiming its interface or detaching a kernel
  * driver; queueing more than one frame (the host holds frames while
  * usb_dongle_can_send() is false); IrLAP's choice of speed.  No core
