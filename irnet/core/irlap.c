@@ -22,6 +22,10 @@
 #define SNRM_BACKOFF_MAX_US 50000u
 #define F_EXTENSION_US 300000u
 #define LINK_LOST_BUSY_US 500000u
+/* How long after a link a DISC for it is answered DM: a peer in PCLOSE
+ * repeats it N3 times an F-timer apart (Linux: 3 x 500 ms), with some
+ * margin; later, its address may be another link's. */
+#define STALE_DISC_US 3000000u
 
 static const char *const state_names[] = {
 	[IRLAP_NDM] = "NDM", [IRLAP_QUERY] = "QUERY", [IRLAP_REPLY] = "REPLY",
@@ -1231,6 +1235,32 @@ static void secondary_reset(struct irlap *st)
 
 static void handle_ndm(struct irlap *st, const struct irlap_frame *f);
 
+static int snrm_for_us(struct irlap *st, const struct irlap_frame *f,
+		       struct irlap_connect_info *ci, const char **why);
+
+/* A fresh connect while we thought the link was up: the primary lost it
+ * (its link timeout ran out before ours, or it was restarted).  Drop ours
+ * and treat the SNRM as in NDM. */
+static void secondary_new_connection(struct irlap *st, const struct irlap_frame *f)
+{
+	to_ndm(st, "SNRM (new connection)", true, IRLAP_REASON_PEER);
+	st->media_busy_until = st->now;
+	handle_ndm(st, f);
+}
+
+/* A connect SNRM on the broadcast address (a new link, not ours) while we
+ * are secondary: taken only from the station we are linked to, the one
+ * whose loss of the link it shows; another's is left alone (we are busy,
+ * and it will see no answer). */
+static bool secondary_snrm_from_our_peer(struct irlap *st, const struct irlap_frame *f)
+{
+	struct irlap_connect_info ci;
+
+	if (f->type != IRLAP_F_SNRM || f->caddr != IRLAP_BROADCAST || !f->cmd)
+		return false;
+	return snrm_for_us(st, f, &ci, NULL) != -EINVAL && ci.saddr == st->peer_daddr;
+}
+
 static void handle_nrm_s(struct irlap *st, const struct irlap_frame *f)
 {
 	irlap_start_timer(st, T_WD, st->now + st->wd_us);
@@ -1256,14 +1286,12 @@ static void handle_nrm_s(struct irlap *st, const struct irlap_frame *f)
 			secondary_reset(st);
 			return;
 		}
-		/* A fresh connect while we thought the link was up: the
-		 * primary lost it.  Drop ours and treat it as new. */
-		to_ndm(st, "SNRM (new connection)", true, IRLAP_REASON_PEER);
-		st->media_busy_until = st->now;
-		handle_ndm(st, f);
+		secondary_new_connection(st, f);
 		return;
 	case IRLAP_F_DISC:
 		send_u(st, IRLAP_C_UA, NULL, 0, turn_padding(st), st->baud != NDM_BAUD ? NDM_BAUD : 0);
+		st->ended_caddr = st->caddr; /* the UA may be lost: answer_stale_disc */
+		st->ended_at = st->now;
 		to_ndm(st, "DISC", true, IRLAP_REASON_PEER);
 		return;
 	case IRLAP_F_TEST:
@@ -1471,6 +1499,31 @@ static void ndm_snrm(struct irlap *st, const struct irlap_frame *f)
 	irlap_deliver(st, &ev);
 }
 
+/*
+ * A DISC for the link that ended last, heard in NDM or while we set up
+ * the next: the peer did not take our UA (its F-timer ran out as the UA
+ * was on its way) and repeats the DISC until it hears UA or DM, deaf to
+ * anything else meanwhile (PCLOSE: N3 times, an F-timer apart; Linux's
+ * 3 x 500 ms), so our SNRM would go unanswered for seconds.  DM says
+ * there is no link: the peer is in NDM at once.  True if f was one.
+ */
+static bool answer_stale_disc(struct irlap *st, const struct irlap_frame *f)
+{
+	uint8_t dm[8];
+	size_t n;
+
+	if (f->type != IRLAP_F_DISC || !f->cmd || st->ended_caddr == IRLAP_BROADCAST ||
+	    f->caddr != st->ended_caddr || st->now - st->ended_at > STALE_DISC_US)
+		return false;
+	n = irlap_build_u(dm, sizeof(dm), f->caddr, false, IRLAP_C_DM, true, NULL, 0);
+	log_msg(st->log, LOG_LEVEL_INFO,
+		"DISC again for the link that ended %llu ms ago (connection address 0x%02x: "
+		"our UA was lost): DM", (unsigned long long)((st->now - st->ended_at) / 1000),
+		f->caddr);
+	irlap_send(st, dm, n, st->cfg.ndm_xbofs, 0);
+	return true;
+}
+
 static void handle_ndm(struct irlap *st, const struct irlap_frame *f)
 {
 	struct irlap_event ev = { 0 };
@@ -1504,6 +1557,10 @@ static void handle_ndm(struct irlap *st, const struct irlap_frame *f)
 		} else {
 			st->stats.ignored++;
 		}
+		return;
+	case IRLAP_F_DISC:
+		if (!answer_stale_disc(st, f))
+			st->stats.ignored++;
 		return;
 	case IRLAP_F_UI:
 		if (f->caddr != IRLAP_BROADCAST) {
@@ -1638,7 +1695,8 @@ static void handle_setup(struct irlap *st, const struct irlap_frame *f)
 		}
 		break;
 	case IRLAP_F_DISC:
-		to_ndm(st, "DISC", true, IRLAP_REASON_PEER);
+		if (!answer_stale_disc(st, f))
+			to_ndm(st, "DISC", true, IRLAP_REASON_PEER);
 		return;
 	default:
 		break;
@@ -1731,6 +1789,10 @@ int irlap_input(struct irlap *st, const uint8_t *frame, size_t len, uint64_t now
 	case IRLAP_RESET:
 	case IRLAP_NRM_S:
 	case IRLAP_SCLOSE:
+		if (st->state == IRLAP_NRM_S && secondary_snrm_from_our_peer(st, &f)) {
+			secondary_new_connection(st, &f);
+			break;
+		}
 		if (!for_our_link(st, &f)) {
 			st->stats.ignored++;
 			break;
@@ -1961,7 +2023,9 @@ static void start_pending(struct irlap *st)
 	}
 	st->primary = true;
 	st->peer_daddr = r->daddr;
-	st->caddr = (uint8_t)(1 + irlap_random(st) % 0x7e);
+	do /* not the last link's: its DISC may still be about (answer_stale_disc) */
+		st->caddr = (uint8_t)(1 + irlap_random(st) % 0x7e);
+	while (st->caddr == st->ended_caddr);
 	st->retry = 0;
 	st->f_us = 500000;
 	irlap_set_state(st, IRLAP_SETUP, "connect");
@@ -2234,6 +2298,7 @@ struct irlap *irlap_new(const struct irlap_config *cfg, const struct irlap_ops *
 	st->baud = NDM_BAUD;
 	st->state = IRLAP_NDM;
 	st->caddr = IRLAP_BROADCAST;
+	st->ended_caddr = IRLAP_BROADCAST;
 	st->srej = -1;
 	st->f_us = 500000;
 	st->wd_us = 1000000;

@@ -190,6 +190,12 @@ struct irlap {
 		bool up;
 		uint64_t since_us, payload_tx0, payload_rx0;
 	} link;
+	/* The last link the peer ended with DISC (we answered UA): its
+	 * connection address and when, so that a DISC the peer repeats for
+	 * it (our UA was lost) is answered, and our next link does not take
+	 * the same address. */
+	uint8_t ended_caddr;      /* IRLAP_BROADCAST: none */
+	uint64_t ended_at;
 };
 
 /* irlap.c */

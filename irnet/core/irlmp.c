@@ -40,6 +40,7 @@ struct irlmp {
 	void *ctx;
 	enum irlmp_lap_state lap;
 	bool closing;         /* we asked IrLAP to disconnect */
+	bool link_silent;     /* IrLAP: no activity (N1), and the peer not heard since */
 	uint32_t daddr;       /* the link's peer */
 	size_t max_data;
 	uint64_t now, idle_deadline;
@@ -590,6 +591,7 @@ static void on_link_up(struct irlmp *lm, const struct irlap_event *ev)
 	lm->max_data = ev->qos && ev->qos->tx_data_size > IRLMP_HEADER ?
 		ev->qos->tx_data_size - IRLMP_HEADER : 0;
 	lm->closing = false;
+	lm->link_silent = false;
 	set_lap(lm, IRLMP_LAP_ACTIVE, "IrLAP connect confirm");
 	for (size_t i = 0; i < MAX_CONNS; i++)
 		if (lm->conns[i].state == IRLMP_CONN_SETUP_PEND)
@@ -604,6 +606,7 @@ static void on_link_down(struct irlmp *lm, const struct irlap_event *ev)
 
 	set_lap(lm, IRLMP_LAP_STANDBY, irlap_reason_name(ev->reason));
 	lm->closing = false;
+	lm->link_silent = false;
 	lm->max_data = 0;
 	lm->idle_deadline = UINT64_MAX;
 	lm->ctrl_count = 0;
@@ -677,6 +680,19 @@ static void on_link_indication(struct irlmp *lm, const struct irlap_event *ev)
 	}
 }
 
+/* The link's health, for the connect watchdog (tick_watchdogs). */
+static void on_link_status(struct irlmp *lm, enum irlap_status status)
+{
+	bool silent = status == IRLAP_STATUS_NO_ACTIVITY;
+
+	if (status != IRLAP_STATUS_NO_ACTIVITY && status != IRLAP_STATUS_LINK_OK)
+		return;
+	if (silent != lm->link_silent)
+		log_msg(lm->cfg.log, LOG_LEVEL_DEBUG, "irlmp: %s --%s--> %s", irlmp_lap_state_name(lm->lap),
+			silent ? "link silent" : "link answers again", irlmp_lap_state_name(lm->lap));
+	lm->link_silent = silent;
+}
+
 void irlmp_lap_event(struct irlmp *lm, const struct irlap_event *ev, uint64_t now_us)
 {
 	struct irlmp_pdu p;
@@ -714,6 +730,9 @@ void irlmp_lap_event(struct irlmp *lm, const struct irlap_event *ev, uint64_t no
 	case IRLAP_EV_TX_READY:
 		if (lm->lap == IRLMP_LAP_ACTIVE)
 			lap_req(lm, IRLAP_REQ_DATA_READY, 0);
+		break;
+	case IRLAP_EV_STATUS:
+		on_link_status(lm, ev->status);
 		break;
 	default:
 		break;
@@ -771,6 +790,18 @@ static void tick_watchdogs(struct irlmp *lm, uint64_t now_us)
 		struct irlmp_conn *c = &lm->conns[i];
 		if (!conn_active(c) || c->deadline > now_us)
 			continue;
+		/* Our connect waits on a link whose peer has gone silent (out
+		 * of range, or it dropped the link by its own timeout): the
+		 * link either answers again or ends within its disconnect
+		 * time, and then the connect is made on a new one
+		 * (on_link_down).  Failing it now would refuse what a new link
+		 * a few seconds later would carry. */
+		if (c->state == IRLMP_CONN_SETUP && lm->lap == IRLMP_LAP_ACTIVE && lm->link_silent) {
+			c->deadline = now_us + lm->cfg.connect_timeout_us;
+			log_msg(lm->cfg.log, LOG_LEVEL_DEBUG, "irlmp lsap %02x-%02x: SETUP --watchdog--> "
+				"SETUP (put off: the link is silent)", c->lsel, c->rsel);
+			continue;
+		}
 		if (c->state == IRLMP_CONN_CONNECT) {
 			irlmp_disconnect(c, IRLMP_REASON_NO_RESPONSE, NULL, 0);
 			continue;

@@ -226,9 +226,11 @@ static size_t build_irlap(struct attack *a, enum kind k, uint8_t *b, size_t cap)
 		return n;
 	case K_OTHER_ADDR: {
 		uint8_t other;
+		/* Nor the address of the link the peer just closed: a DISC
+		 * there is its repeat, which we answer (answer_stale_disc). */
 		do
 			other = (uint8_t)below(a, 0x7f);
-		while (other == ca);
+		while (other == ca || other == st->ended_caddr);
 		fill_random(a, info, 16);
 		switch (below(a, 4)) {
 		case 0: return irlap_build_s(b, cap, other, true, IRLAP_S_RR, (uint8_t)below(a, 8), true);

@@ -643,6 +643,9 @@ static void primary_connect_in_poll_answer(void **state)
 	rig_free(r);
 }
 
+static void start_query(struct rig *r);
+static void our_link_serves_query(struct rig *r, uint64_t t0);
+
 /* At the deadline we hold the token and say DISC at once: the peer's
  * Connect, sent anyway, is not taken; UA ends the link cleanly. */
 static void primary_disc_already_out(void **state)
@@ -679,6 +682,10 @@ static void primary_disc_already_out(void **state)
 	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_STANDBY);
 	assert_int_equal(irlmp_count(r->lm, false), 0);
 	assert_int_equal(irlmp_count(r->lm, true), 1);
+	/* The next lookup opens a new link at once. */
+	r->ias_done = false;
+	start_query(r);
+	our_link_serves_query(r, r->now);
 	rig_free(r);
 }
 
@@ -913,6 +920,136 @@ static void relink_peer_snrm_while_ours_waits(void **state)
 	rig_free(r);
 }
 
+/*
+ * A DISC crossing our UA: Linux's F-timer ran out while our UA to its
+ * DISC was on its way, so it did not take the UA and stays in PCLOSE,
+ * saying DISC again each F-timer (500 ms), N3 = 3 times, deaf to
+ * anything but UA or DM, and only then gives up (irda-digest 7: PCLOSE).
+ * Our lookup, made just after our UA, must not wait out those 2 s nor
+ * be lost to the stale DISC: we answer it DM (we are in NDM: there is no
+ * link), Linux leaves PCLOSE, and our SNRM is served at once.
+ */
+#define LINUX_F_TIMER (500 * MS)
+#define LINUX_N3 3
+
+/* Linux in PCLOSE from disc_at: runs our side until it has heard UA or
+ * DM from us (or its N3 resends are spent); frames of ours before that
+ * are lost on it.  Returns the time it left PCLOSE, and whether we made
+ * it leave in *answered. */
+static uint64_t linux_in_pclose(struct rig *r, uint64_t disc_at, bool *answered)
+{
+	uint64_t next = disc_at + LINUX_F_TIMER;
+	unsigned resent = 0;
+
+	*answered = false;
+	for (int guard = 0; guard < 1000; guard++) {
+		uint64_t d1 = irlap_deadline(r->st), d2 = irlmp_deadline(r->lm);
+		uint64_t d = d1 < d2 ? d1 : d2;
+
+		for (; r->seen < r->nout; r->seen++) {
+			struct irlap_frame f;
+
+			assert_int_equal(irlap_frame_parse(r->out[r->seen].b, r->out[r->seen].len,
+							   &f), 0);
+			if (f.type == IRLAP_F_UA || f.type == IRLAP_F_DM) {
+				assert_int_equal(f.caddr, CADDR); /* the old link's */
+				r->seen++;
+				*answered = true;
+				return r->now;
+			}
+		}
+		if (next > d) {
+			advance(r, d, true);
+			continue;
+		}
+		if (resent == LINUX_N3) {
+			advance(r, next, true);
+			return next;
+		}
+		peer_u(r, IRLAP_C_DISC, next);
+		resent++;
+		next += LINUX_F_TIMER;
+	}
+	fail_msg("Linux's PCLOSE never ended");
+	return 0;
+}
+
+static void relink_after_disc_crossing_our_ua(void **state)
+{
+	struct rig *r = rig_new();
+	uint64_t ua = replay_close(r), left;
+	bool answered;
+
+	(void)state;
+	r->seen = r->nout; /* the UA Linux did not take */
+	advance(r, ua + 100 * MS, true);
+	start_query(r);
+	left = linux_in_pclose(r, ua, &answered);
+	assert_true(answered);
+	assert_true(left < ua + LINUX_F_TIMER + 100 * MS); /* its first resend */
+	assert_false(r->ias_done);
+	our_link_serves_query(r, left);
+	rig_free(r);
+}
+
+/* The peer's link timeout, we being secondary: the primary went out of
+ * range (it may already have dropped the link) and polls no more.  A
+ * lookup made meanwhile cannot go out (we may not speak unpolled), and
+ * the link takes its disconnect time (12 s here) to end, longer than the
+ * connect watchdog (5 s): the lookup waits, and when our WD-timer ends
+ * the link it is made on a new one, with our SNRM, at once. */
+static void relink_after_peer_link_timeout(void **state)
+{
+	struct rig *r = rig_new();
+	uint64_t asked_at, down_at;
+
+	(void)state;
+	linux_connects(r);
+	linux_ias_lookup(r, 100 * MS);
+	advance(r, r->now + 1 * SEC, true);
+	asked_at = r->now;
+	start_query(r);
+	for (int guard = 0; guard < 1000 && r->links_down == 0; guard++) {
+		advance(r, irlap_deadline(r->st), true);
+		r->seen = r->nout; /* our answers, to nobody */
+	}
+	assert_int_equal(r->links_down, 1);
+	assert_int_equal(r->down_reason, IRLAP_REASON_NO_RESPONSE);
+	assert_false(r->ias_done);
+	down_at = r->now;
+	assert_true(down_at - asked_at > 5 * SEC);
+	for (int guard = 0; guard < 100 && r->seen == r->nout; guard++)
+		advance(r, irlap_deadline(r->st), true);
+	peer_answers_snrm(r);
+	peer_serves_our_lookup(r);
+	assert_true(r->now - down_at < SEC);
+	rig_free(r);
+}
+
+/* The peer's link timeout the other way: the primary dropped the link
+ * (its WD ran out first) and connects again with a fresh SNRM while we
+ * still hold the old one.  We take the new link at once (UA), and the
+ * lookup we had queued on the old one goes out on it. */
+static void peer_snrm_after_its_link_timeout(void **state)
+{
+	struct rig *r = rig_new();
+	struct heard h;
+
+	(void)state;
+	linux_connects(r);
+	linux_ias_lookup(r, 100 * MS);
+	advance(r, r->now + 1 * SEC, true);
+	start_query(r);
+	r->seen = r->nout;
+	peer_snrm(r, r->now + 500 * MS); /* asserts our UA */
+	assert_int_equal(r->links_down, 1);
+	assert_int_equal(irlmp_get_lap_state(r->lm), IRLMP_LAP_ACTIVE);
+	peer_rr(r, r->now + 20 * MS);
+	hear(r, &h);
+	peer_confirms_and_answers(r, &h, 10 * MS);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -928,6 +1065,9 @@ int main(void)
 		cmocka_unit_test(relink_query_during_peer_discovery),
 		cmocka_unit_test(relink_query_before_peer_discovery),
 		cmocka_unit_test(relink_peer_snrm_while_ours_waits),
+		cmocka_unit_test(relink_after_disc_crossing_our_ua),
+		cmocka_unit_test(relink_after_peer_link_timeout),
+		cmocka_unit_test(peer_snrm_after_its_link_timeout),
 	};
 	return cmocka_run_group_tests_name("irlmp_idle", tests, NULL, NULL);
 }
