@@ -14,9 +14,10 @@
 # Both stations ask for a 10 us minimum turnaround (--min-turnaround 10):
 # irwire's receivers are never blind (its --turnaround-us is 0), and 10 us
 # is what ACTiSYS and LiteLink transceivers announce and Linux's floor.
-# With the "none" dongle's default of 5 ms, every turn of the line costs
-# 58 byte times more; the *_tat5ms lines show what that does to small
-# SDUs.  The *_lowlat lines run on a second irwire with --low-latency
+# With the "none" dongle's 5 ms, every turn of the line costs 58 byte
+# times more; the *_tat5ms lines show what that does to small SDUs.
+# Without the option the stations take the 10 us irwire's ptys name
+# (the *_default line).  The *_lowlat lines run on a second irwire with --low-latency
 # (every byte handed up as it arrives, no 4-character receive timeout at
 # the end of a burst): small SDUs are all turns of the line, and each
 # turn waits for that timeout twice.
@@ -110,7 +111,11 @@ ok = run_cases(["--min-turnaround", "10"],
                 ("stream_unidir_4096", ["-d", "-n", "15", "-b", "4096", "--stream"]),
                 ("stream_bidir_2000", ["-n", "15", "-b", "2000", "--stream"]),
                 ("mixed2_2000", ["-n", "8", "-b", "2000", "--streams", "2", "--mixed"])], "")
-ok = run_cases([], [("unidir_10", ["-d", "-n", "600", "-b", "10"])], "_tat5ms") and ok
+# The none dongle's 5 ms must be asked for: irwire's ptys name 10 us,
+# which the stations take when given no option (the _default line).
+ok = run_cases(["--min-turnaround", "5000"], [("unidir_10", ["-d", "-n", "600", "-b", "10"])],
+               "_tat5ms") and ok
+ok = run_cases([], [("unidir_10", ["-d", "-n", "2000", "-b", "10"])], "_default") and ok
 wire.terminate()
 wire.wait()
 

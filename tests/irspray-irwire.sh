@@ -3,9 +3,11 @@
 # two processes; bidirectional with one and two streams, and
 # unidirectional; every byte checked at both ends (exit 0), the report
 # lines in irdaspray's form, the listener's own report per connection;
-# no listener in range: exit 1.  Small SDUs with --min-turnaround 10 and
-# --pcap: the capture's SNRM asks for 10 us (QoS PI 0x86 bits 0x7f), the
-# listener's UA for its dongle's 5 ms (0x03).
+# no listener in range: exit 1.  Every summary names the turnarounds:
+# ours 10 us from irwire's pty without the option.  Small SDUs with
+# --min-turnaround 10 and --pcap: the capture's SNRM asks for 10 us (QoS
+# PI 0x86 bits 0x7f), the listener's UA too (irwire's, not its dongle's
+# 5 ms), and the summary says it was the option's.
 # TinyTP stream mode (no SAR) both ways, a stream caller on the SAR class,
 # a SAR and a stream connection at once on one link (--mixed), and the
 # capture's TinyTP Connect/Confirm: no MaxSduSize on a stream, MaxSduSize
@@ -46,40 +48,24 @@ run() {
 	grep -Eq "^Total $rate\$" "$tmp/$name.out" || fail "$name: no total line"
 	grep -Eq '^Efficiency [0-9.]+% of the line \([0-9]+ bytes/s payload, 115200 baud = 11520 bytes/s\)$' \
 		"$tmp/$name.out" || fail "$name: no efficiency line"
+	grep -Eq "^Min turnaround ours [0-9]+ (us|ms) \(.+\), the peer's [0-9]+ (us|ms)\$" \
+		"$tmp/$name.out" || fail "$name: no turnaround line"
 	echo "$name: $(sed -n 's/^Efficiency //p' "$tmp/$name.out")"
 }
 run bidir 2 -n 12 -b 1000
 grep -qx 'Transmitted 12000 bytes in .*' "$tmp/bidir.out" || fail "bidir: byte count"
 grep -qx 'Received 12000 bytes in .*' "$tmp/bidir.out" || fail "bidir: bytes back"
+grep -qx "Min turnaround ours 10 us (irwire port), the peer's 10 us" "$tmp/bidir.out" ||
+	fail "bidir: not irwire's 10 us turnaround by default"
 run streams2 4 -n 6 -b 1000 --streams 2
 [ "$(grep -c '^Received 6000 bytes' "$tmp/streams2.out")" -eq 2 ] || fail "streams2: bytes back"
 run unidir 1 -n 8 -b 2000 -d
 grep -q '^Received' "$tmp/unidir.out" && fail "unidir: something came back"
 run small 1 -n 200 -b 10 -d --min-turnaround 10 --pcap "$tmp/small.pcap"
-mtt=$(python3 - "$tmp/small.pcap" <<'PYEOF'
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-assert struct.unpack_from("<IHHiIII", data, 0)[6] == 144, "not link type 144"
-off, found = 24, {}
-while off + 16 <= len(data):
-    incl = struct.unpack_from("<IIII", data, off)[2]
-    rec = data[off + 16:off + 16 + incl]
-    off += 16 + incl
-    frame = rec[16:]                 # after the 16-byte LINUX_IRDA header
-    if len(frame) < 2 or (frame[1] & 0xef) not in (0x83, 0x63):
-        continue
-    kind = "snrm" if frame[1] & 0xef == 0x83 else "ua"
-    qos = frame[2 + 9:] if kind == "snrm" else frame[2 + 8:]
-    i = 0
-    while i + 2 <= len(qos):
-        pi, pl = qos[i], qos[i + 1]
-        if pi == 0x86 and pl == 1:
-            found[kind] = qos[i + 2]
-        i += 2 + pl
-print("%s %s" % (hex(found.get("snrm", -1)), hex(found.get("ua", -1))))
-PYEOF
-) || fail "small: capture unreadable"
-[ "$mtt" = "0x7f 0x3" ] || fail "small: min turnaround SNRM/UA $mtt, expected 0x7f 0x3"
+mtt=$(pcap_min_tat "$tmp/small.pcap") || fail "small: capture unreadable"
+[ "$mtt" = "0x7f 0x7f" ] || fail "small: min turnaround SNRM/UA $mtt, expected 0x7f 0x7f"
+grep -qx "Min turnaround ours 10 us (--min-turnaround), the peer's 10 us" "$tmp/small.out" ||
+	fail "small: the summary does not name the turnaround given"
 
 # ttp_connects CAPTURE: the user data of each TinyTP Connect (C) and
 # Confirm (F) between non-IAS LSAPs, in order, as hex

@@ -88,6 +88,32 @@ start_wire() {
 	a=$(sed -n 's/^a //p' "$tmp/wire.out")
 	b=$(sed -n 's/^b //p' "$tmp/wire.out")
 }
+# pcap_min_tat PCAP: the minimum turnaround bits (QoS PI 0x86) of the
+# capture's SNRM and UA, as "SNRM UA" in hex (-0x1: none seen)
+pcap_min_tat() {
+	"$PYTHON" - "$1" <<'PYEOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+assert struct.unpack_from("<IHHiIII", data, 0)[6] == 144, "not link type 144"
+off, found = 24, {}
+while off + 16 <= len(data):
+    incl = struct.unpack_from("<IIII", data, off)[2]
+    rec = data[off + 16:off + 16 + incl]
+    off += 16 + incl
+    frame = rec[16:]                 # after the 16-byte LINUX_IRDA header
+    if len(frame) < 2 or (frame[1] & 0xef) not in (0x83, 0x63):
+        continue
+    kind = "snrm" if frame[1] & 0xef == 0x83 else "ua"
+    qos = frame[2 + 9:] if kind == "snrm" else frame[2 + 8:]
+    i = 0
+    while i + 2 <= len(qos):
+        pi, pl = qos[i], qos[i + 1]
+        if pi == 0x86 and pl == 1:
+            found[kind] = qos[i + 2]
+        i += 2 + pl
+print("%s %s" % (hex(found.get("snrm", -1)), hex(found.get("ua", -1))))
+PYEOF
+}
 # start_irdad NAME DEVICE [OPTION...]: irdad in the background on DEVICE
 # with its control socket $tmp/NAME.sock, a lock in $tmp/lock, its log on
 # $tmp/irdad-NAME.err; sets irdad_pid and waits until it serves.

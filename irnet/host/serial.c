@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -537,4 +539,43 @@ int serial_lock_chown(struct port *p, uid_t uid, gid_t gid)
 	if (r < 0)
 		port_fail(p, -r, "%s", err);
 	return r;
+}
+
+/* Linux's Unix98 pty slaves (UNIX98_PTY_SLAVE_MAJOR and the 7 majors
+ * after it, Documentation/admin-guide/devices.txt): the only devices
+ * whose window size is read as irwire's mark. */
+#define PTY_SLAVE_MAJOR_FIRST 136u
+#define PTY_SLAVE_MAJOR_LAST 143u
+/* The largest minimum turnaround IrLAP can ask for (QoS PI 0x86). */
+#define IRLAP_MIN_TAT_MAX_US 10000u
+
+int serial_irwire_mark(int fd, uint32_t min_tat_us)
+{
+	struct winsize ws = {
+		.ws_row = SERIAL_IRWIRE_MARK_ROWS,
+		.ws_col = SERIAL_IRWIRE_MARK_COLS,
+		.ws_xpixel = SERIAL_IRWIRE_MARK_VERSION,
+		.ws_ypixel = (unsigned short)(min_tat_us > IRLAP_MIN_TAT_MAX_US ?
+					      IRLAP_MIN_TAT_MAX_US : min_tat_us),
+	};
+
+	return ioctl(fd, TIOCSWINSZ, &ws) < 0 ? -errno : 0;
+}
+
+int serial_irwire_min_tat(int fd, uint32_t *min_tat_us)
+{
+	struct winsize ws;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISCHR(st.st_mode) || major(st.st_rdev) < PTY_SLAVE_MAJOR_FIRST ||
+	    major(st.st_rdev) > PTY_SLAVE_MAJOR_LAST)
+		return 0;
+	/* A pty always answers TIOCGWINSZ; a failure means no mark. */
+	if (ioctl(fd, TIOCGWINSZ, &ws) < 0 || ws.ws_row != SERIAL_IRWIRE_MARK_ROWS ||
+	    ws.ws_col != SERIAL_IRWIRE_MARK_COLS || ws.ws_xpixel != SERIAL_IRWIRE_MARK_VERSION)
+		return 0;
+	*min_tat_us = ws.ws_ypixel > IRLAP_MIN_TAT_MAX_US ? IRLAP_MIN_TAT_MAX_US : ws.ws_ypixel;
+	return 1;
 }

@@ -195,6 +195,31 @@ bool serial_has_modem_lines(const struct port *p);
  * the lock file in port_error(p). */
 int serial_lock_chown(struct port *p, uid_t uid, gid_t gid);
 
+/*
+ * irwire's mark on its ptys (irwire(1), docs/irnet-host.md "Minimum
+ * turnaround").  A pty's name says nothing about who holds its master,
+ * so irwire writes a mark into the one property of a pty that a serial
+ * line has no use for and that no serial program sets: its window size
+ * (TIOCSWINSZ).  ws_row and ws_col hold the signature, ws_xpixel the
+ * mark's version, ws_ypixel the minimum turnaround in microseconds the
+ * stations on that wire need.  The mark lives on the tty, so it is there
+ * for every process that opens the slave while irwire holds it, and it
+ * is read only on a Unix98 pty slave: a real serial port never qualifies,
+ * whatever its window size says.
+ */
+#define SERIAL_IRWIRE_MARK_ROWS 0x4972u     /* "Ir" */
+#define SERIAL_IRWIRE_MARK_COLS 0x5769u     /* "Wi" */
+#define SERIAL_IRWIRE_MARK_VERSION 1u
+
+/* Puts the mark on the pty fd (either end) with min_tat_us (more than
+ * 10000, IrLAP's largest, is taken as 10000).  Returns 0 or -errno. */
+int serial_irwire_mark(int fd, uint32_t min_tat_us);
+/* Whether fd is a pty slave carrying irwire's mark: 1 with the minimum
+ * turnaround it names in *min_tat_us (at most 10000), 0 if not (any other
+ * device, a pty without the mark, a mark of another version), or -errno
+ * if fd cannot be examined (fstat failed). */
+int serial_irwire_min_tat(int fd, uint32_t *min_tat_us);
+
 /* Classifies a device's sysfs "subsystem" link target (the text of
  * readlink(/sys/class/tty/NAME/device/subsystem)): true when its last
  * path component is usb or usb-serial.  Outside data: bounded parse. */

@@ -388,11 +388,19 @@ static int to_contention_rate(const struct dongle *d, struct dongle_script *s)
 	return dongle_set_speed(d, 0, 9600, s);
 }
 
+/* The turnaround we announce and the echo margin are one value: the
+ * peer may answer that soon, so our echo cannot be waited for longer
+ * (station.h, echo_margin_us). */
+static void set_min_tat_bits(struct station_config *cfg, uint8_t mtt)
+{
+	cfg->lap.qos.min_tat = mtt;
+	cfg->echo_margin_us = qos_min_tat_us_of_bit(qos_msb(mtt));
+}
+
 int station_config_init(struct station_config *cfg, const char *dongle_spec,
 			uint32_t max_baud, long min_tat_us, char *err, size_t errlen)
 {
 	char why[200];
-	uint8_t mtt;
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (dongle_init(&cfg->dongle, dongle_spec, why, sizeof(why)) < 0) {
@@ -409,14 +417,25 @@ int station_config_init(struct station_config *cfg, const char *dongle_spec,
 			 min_tat_us);
 		return -EINVAL;
 	}
-	mtt = min_tat_us < 0 ? dongle_mtt_bits(&cfg->dongle) :
-			       qos_min_tat_mask_for((uint32_t)min_tat_us);
 	irlap_config_defaults(&cfg->lap, max_baud, 0);
-	cfg->lap.qos.min_tat = mtt;
+	set_min_tat_bits(cfg, min_tat_us < 0 ? dongle_mtt_bits(&cfg->dongle) :
+					       qos_min_tat_mask_for((uint32_t)min_tat_us));
 	cfg->lap.qos.baud &= (uint16_t)(dongle_rates(&cfg->dongle) | DONGLE_RATE_9600);
-	cfg->echo_margin_us = qos_min_tat_us_of_bit(qos_msb(mtt));
 	cfg->read_coalesce_us = STATION_READ_COALESCE_US;
 	return 0;
+}
+
+int station_config_set_min_tat(struct station_config *cfg, uint32_t min_tat_us)
+{
+	if (min_tat_us > 10000)
+		return -EINVAL;
+	set_min_tat_bits(cfg, qos_min_tat_mask_for(min_tat_us));
+	return 0;
+}
+
+uint32_t station_config_min_tat_us(const struct station_config *cfg)
+{
+	return cfg->echo_margin_us;
 }
 
 /* The port as a station wants it: the dongle powered and at the

@@ -120,6 +120,14 @@ uint32_t station_read_pause_us(uint32_t baud, size_t frame_len, bool ends_turn,
  * the dongle or the rate. */
 int station_config_init(struct station_config *cfg, const char *dongle_spec,
 			uint32_t max_baud, long min_tat_us, char *err, size_t errlen);
+/* Replaces the minimum turnaround station_config_init chose (and the echo
+ * margin with it) by min_tat_us, rounded up to an IrLAP value: for a
+ * turnaround learnt once the port is open (irwire's mark, serial.h).
+ * Returns 0, or -EINVAL above 10000. */
+int station_config_set_min_tat(struct station_config *cfg, uint32_t min_tat_us);
+/* The minimum turnaround cfg announces, in microseconds (the IrLAP value
+ * its bits stand for: 10, 5000, ...). */
+uint32_t station_config_min_tat_us(const struct station_config *cfg);
 
 struct station_counters {
 	uint64_t rx_bytes;        /* bytes read from the port */

@@ -22,7 +22,7 @@ void hostcli_init(struct hostcli *h, const char *prog, const char *nickname)
 {
 	*h = (struct hostcli){ .prog = prog, .dongle = "none", .nickname = nickname,
 			       .speed = 115200, .min_tat_us = STATION_MIN_TAT_DONGLE,
-			       .seccomp = true };
+			       .seccomp = true, .min_tat_given_as = "--min-turnaround" };
 	h->log = (struct logger){ .sink = log_sink_stdio, .ctx = stderr, .prefix = prog,
 				  .max = LOG_LEVEL_WARNING };
 }
@@ -99,7 +99,8 @@ void hostcli_usage(FILE *f)
 	fputs("  --dongle TYPE[:OPTS]  the IrDA dongle (default none)\n"
 	      "  --speed BAUD          highest rate offered to a peer (default 115200)\n"
 	      "  --min-turnaround US   the minimum turnaround we ask of the peer, 0..10000\n"
-	      "                        microseconds (default: what the dongle needs)\n"
+	      "                        microseconds (default: irwire's on its ptys, else\n"
+	      "                        what the dongle needs)\n"
 	      "  --nickname NAME       our nickname\n"
 	      "  --pcap FILE           capture every frame sent and received\n"
 	      "  --user USER           user to run as once the port is open (default nobody)\n"
@@ -139,6 +140,46 @@ static int station_setup(struct hostcli *h, struct stack_config *cfg)
 	cfg->lmp.log = &h->log;
 	cfg->failed = on_port_failed;
 	cfg->failed_ctx = h;
+	return 0;
+}
+
+void hostcli_tat_text(uint32_t us, char *buf, size_t cap)
+{
+	if (us >= 1000 && us % 1000 == 0)
+		snprintf(buf, cap, "%u ms", us / 1000);
+	else
+		snprintf(buf, cap, "%u us", us);
+}
+
+/* The turnaround station_setup chose stands unless it was the dongle's
+ * and the port turns out to be irwire's: irwire's receivers are no
+ * dongle, and the 5 ms of dongle none would cost every turn of the line
+ * (docs/irnet-host.md "Minimum turnaround").  Says what was chosen and
+ * why in min_tat_said. */
+static int choose_min_tat(struct hostcli *h, struct station_config *sc)
+{
+	const char *why = h->min_tat_given_as;
+	char dongle_why[sizeof(h->min_tat_said) / 2], said[16];
+	uint32_t us;
+	int r;
+
+	if (h->min_tat_us == STATION_MIN_TAT_DONGLE) {
+		r = serial_irwire_min_tat(serial_fd(h->port), &us);
+		if (r < 0) {
+			fprintf(stderr, "%s: %s: %s\n", h->prog, h->device, strerror(-r));
+			return -1;
+		}
+		if (r > 0 && station_config_set_min_tat(sc, us) == 0) {
+			why = "irwire port";
+		} else {
+			snprintf(dongle_why, sizeof(dongle_why), "dongle %s",
+				 dongle_name(&sc->dongle));
+			why = dongle_why;
+		}
+	}
+	hostcli_tat_text(station_config_min_tat_us(sc), said, sizeof(said));
+	snprintf(h->min_tat_said, sizeof(h->min_tat_said), "%s (%s)", said, why);
+	log_msg(&h->log, LOG_LEVEL_INFO, "%s: min turnaround %s", h->device, h->min_tat_said);
 	return 0;
 }
 
@@ -186,6 +227,8 @@ int hostcli_start(struct hostcli *h, struct stack_config *cfg)
 		fprintf(stderr, "%s: %s\n", h->prog, err);
 		return r == -ENOENT || r == -ENOTTY ? HOSTCLI_EXIT_USAGE : HOSTCLI_EXIT_JOB;
 	}
+	if (choose_min_tat(h, &cfg->station) < 0)
+		return HOSTCLI_EXIT_JOB;
 	if (h->pcap_path) {
 		h->pcap_file = fopen(h->pcap_path, "wb");
 		if (!h->pcap_file || pcap_writer_init(&h->pcap, pcap_file_sink, h->pcap_file, 0) < 0) {

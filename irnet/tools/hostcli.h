@@ -82,6 +82,12 @@ struct hostcli {
 	FILE *pcap_file;
 	struct pcap_writer pcap;
 	bool port_failed;         /* the port failed (said on stderr); the loop ended */
+	/* The minimum turnaround hostcli_start settled on and why, in words:
+	 * "10 us (irwire port)", "5 ms (dongle none)", "1 ms (--min-turnaround)". */
+	char min_tat_said[80];
+	/* How the user gives the turnaround, for min_tat_said (default
+	 * "--min-turnaround"; irdad names its setting). */
+	const char *min_tat_given_as;
 	/* For a daemon (optional): runs in hostcli_start once the port and
 	 * the loop exist, before root is dropped, to open what it serves
 	 * (sockets, ptys).  Returns 0, or an exit code after saying why. */
@@ -92,8 +98,8 @@ struct hostcli {
 	size_t nseccomp_extra;
 };
 
-/* Defaults: dongle none, 115200, the dongle's turnaround, user nobody,
- * /var/lock, seccomp on. */
+/* Defaults: dongle none, 115200, the port's or the dongle's turnaround
+ * (see hostcli_start), user nobody, /var/lock, seccomp on. */
 void hostcli_init(struct hostcli *h, const char *prog, const char *nickname);
 /* Takes getopt_long's code c with its argument.  1: a common option,
  * taken; 0: not a common one; -1: a bad value (said on stderr). */
@@ -102,14 +108,20 @@ int hostcli_option(struct hostcli *h, int c, const char *arg);
  * program's option for it), the nickname, the dongle and the rate.
  * 0, or -1 (said on stderr). */
 int hostcli_check(const struct hostcli *h, const char *device_flag);
+/* A minimum turnaround in words: "10 us", "5 ms". */
+void hostcli_tat_text(uint32_t us, char *buf, size_t cap);
 /* The usage lines of the common options. */
 void hostcli_usage(FILE *f);
 
 /* Fills cfg (station, IrLMP defaults; the program adds its callbacks,
  * hints, timeouts), opens the port and the capture file, makes the loop
  * (SIGINT and SIGTERM end it) and drops privileges.  A port failure
- * is said on stderr, sets port_failed and ends the loop.  Returns 0, or the
- * exit code after saying why on stderr; call hostcli_finish() either way. */
+ * is said on stderr, sets port_failed and ends the loop.  The minimum
+ * turnaround is the one given (--min-turnaround); else, on a pty that
+ * irwire marked, the one irwire names (serial_irwire_min_tat); else the
+ * dongle's.  It is logged at info level and kept in min_tat_said.
+ * Returns 0, or the exit code after saying why on stderr; call
+ * hostcli_finish() either way. */
 int hostcli_start(struct hostcli *h, struct stack_config *cfg);
 struct irnet_client;
 

@@ -434,6 +434,7 @@ static void configure_host(struct irdad *d)
 	h->speed = cfg->speed;
 	h->min_tat_us = cfg->min_tat_us == IRDAD_MIN_TAT_DONGLE ? STATION_MIN_TAT_DONGLE :
 								    cfg->min_tat_us;
+	h->min_tat_given_as = "min-turnaround";
 	h->pcap_path = cfg->pcap[0] ? cfg->pcap : NULL;
 	h->user = cfg->user;
 	h->lock_dir = cfg->lock_dir;

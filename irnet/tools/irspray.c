@@ -72,6 +72,7 @@ struct spray {
 	struct lookup look[2];                        /* [mode] */
 	unsigned lookups;                             /* not answered yet */
 	uint32_t peer, baud;
+	uint32_t peer_tat_us;    /* the minimum turnaround the peer asked of us */
 	bool bad, failed, finished, found;
 	uint64_t t_first, t_last;
 	char errbuf[400];
@@ -404,6 +405,7 @@ static void on_event(void *ctx, const struct irlap_event *ev)
 		break;
 	case IRLAP_EV_CONNECT_CONF:
 		sp->baud = ev->qos->baud;
+		sp->peer_tat_us = ev->qos->tx_min_tat_us;
 		break;
 	case IRLAP_EV_DISCONNECT:
 		if (sp->finished)
@@ -586,11 +588,14 @@ static int listen_setup(struct spray *sp)
 static void summary(const struct spray *sp)
 {
 	struct spray_counts c[MAX_STREAMS];
+	char peer[16], tat[sizeof(sp->o.h.min_tat_said) + 48];
 
 	for (unsigned i = 0; i < sp->o.streams; i++)
 		c[i] = sp->s[i].c;
+	hostcli_tat_text(sp->peer_tat_us, peer, sizeof(peer));
+	snprintf(tat, sizeof(tat), "ours %s, the peer's %s", sp->o.h.min_tat_said, peer);
 	spray_summary(c, sp->o.streams, sp->o.unidir, sp->t_last - sp->t_first,
-		      sp->baud ? sp->baud : sp->o.h.speed);
+		      sp->baud ? sp->baud : sp->o.h.speed, tat);
 }
 
 int main(int argc, char **argv)

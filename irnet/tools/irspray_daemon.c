@@ -304,7 +304,9 @@ static int run_sender(struct dspray *ds)
 
 		for (unsigned i = 0; i < o->streams; i++)
 			c[i] = ds->c[i].c;
-		spray_summary(c, o->streams, o->unidir, ds->t_last - ds->t_first, o->h.speed);
+		/* irdad chose it and logs it; the session does not say it */
+		spray_summary(c, o->streams, o->unidir, ds->t_last - ds->t_first, o->h.speed,
+			      "irdad's (its log says which)");
 	}
 	return ds->bad ? 1 : 0;
 }

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cursor.h"
+#include "serial.h"
 #include "wire.h"
 
 #define EXIT_JOB 1
@@ -57,6 +58,12 @@
 #define OUTBUF 65536
 #define MAX_BREAKS 64
 #define MAX_UNPLUGS 64
+/* The least minimum turnaround irwire names on its ptys (serial.h's
+ * mark), whatever --turnaround-us says: 10 us is what the tests and
+ * `make bench` have run the stations on irwire with (docs/irnet-host.md);
+ * 0, which a receiver that is never blind would allow, has not been
+ * exercised against every peer.  At 115200 it costs no padding. */
+#define MARK_MIN_TAT_FLOOR_US 10u
 
 struct side {
 	char name;		/* 'a' or 'b' */
@@ -65,6 +72,7 @@ struct side {
 	const char *link;	/* symlink we made, or NULL */
 	const char *link_path;	/* --link-X: made again at each replug */
 	uint32_t baud;
+	uint32_t mark_tat_us;	/* the minimum turnaround named in the pty's mark */
 	uint8_t out[OUTBUF];	/* bytes the emulated UART produced, to write */
 	size_t out_head, out_len;
 	uint64_t overruns;	/* bytes lost because the process did not read */
@@ -101,7 +109,9 @@ static void usage(FILE *f)
 	      "  --link-a PATH, --link-b PATH  symlink to side a's / b's pty (removed at exit)\n"
 	      "  --ber X              bit error rate per data bit (0..1, default 0)\n"
 	      "  --drop P             probability that a byte is lost (0..1, default 0)\n"
-	      "  --turnaround-us N    receiver blind time after its own transmission (default 0)\n"
+	      "  --turnaround-us N    receiver blind time after its own transmission (default 0);\n"
+	      "                       the ptys tell the stations to ask for at least that\n"
+	      "                       minimum turnaround (10 us when less)\n"
 	      "  --break AT_MS:LEN_MS the link is down from AT_MS for LEN_MS (repeatable)\n"
 	      "  --unplug SIDE:AT_MS:LEN_MS  side a or b is unplugged at AT_MS: its pty\n"
 	      "                       master is closed (the program on the slave reads EIO,\n"
@@ -235,6 +245,14 @@ static int open_side(struct side *s)
 	s->baud = termios_baud(s->slave);
 	if (s->baud == 0)
 		s->baud = 9600;
+	/* Tell the stations that this pty is ours and what turnaround our
+	 * receivers need, so that they do not default to a dongle's. */
+	int r = serial_irwire_mark(s->slave, s->mark_tat_us);
+	if (r < 0) {
+		fprintf(stderr, "irwire: side %c: %s: cannot mark the pty: %s\n", s->name,
+			s->pts, strerror(-r));
+		return -1;
+	}
 	return 0;
 }
 
@@ -641,8 +659,12 @@ int main(int argc, char **argv)
 	iw.side[0].name = 'a';
 	iw.side[1].name = 'b';
 	iw.side[0].master = iw.side[0].slave = iw.side[1].master = iw.side[1].slave = -1;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		iw.side[i].link_path = link[i];
+		/* a receiver blind for the turnaround needs at least that */
+		iw.side[i].mark_tat_us = cfg.turnaround_us > MARK_MIN_TAT_FLOOR_US ?
+					 cfg.turnaround_us : MARK_MIN_TAT_FLOOR_US;
+	}
 	for (int i = 0; i < 2; i++)
 		if (open_side(&iw.side[i]) < 0 ||
 		    (link[i] && make_link(&iw.side[i], link[i]) < 0))

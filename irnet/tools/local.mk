@@ -21,12 +21,12 @@ irnet_tools_irspray_SOURCES = irnet/tools/irspray.c irnet/tools/spray_xfer.c \
 	irnet/tools/spray_xfer.h irnet/tools/irspray_daemon.c irnet/tools/tool_signals.h
 irnet_tools_irspray_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la
 dist_man_MANS += man/irspray.1
-TESTS += tests/irspray-irwire.sh
+TESTS += tests/irspray-irwire.sh tests/irspray-turnaround.sh
 
 # The sanitizer build (make check-unit in build-asan/) runs the programs
 # in real time too, with the seccomp filter on: a sanitizer report from
 # either process fails the test (about 25 s at -j2).
-SANITIZER_TESTS += tests/irdiscover-irwire.sh tests/irspray-irwire.sh \
+SANITIZER_TESTS += tests/irdiscover-irwire.sh tests/irspray-irwire.sh tests/irspray-turnaround.sh \
 	tests/station-speed-switch.sh
 
 # `make bench`: irspray against the raw irwire line (tests/irspray-bench.sh).

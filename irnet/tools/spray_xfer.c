@@ -90,7 +90,7 @@ void spray_report_served(const struct spray_counts *c)
 }
 
 void spray_summary(const struct spray_counts *c, unsigned n, bool unidir, uint64_t span,
-		   uint32_t baud)
+		   uint32_t baud, const char *tat)
 {
 	uint64_t total = 0;
 	double line = (double)baud / 10.0, rate;
@@ -107,6 +107,7 @@ void spray_summary(const struct spray_counts *c, unsigned n, bool unidir, uint64
 	rate = span ? (double)total / ((double)span / 1e6) : 0.0;
 	printf("Efficiency %.1f%% of the line (%.0f bytes/s payload, %u baud = %.0f bytes/s)\n",
 	       100.0 * rate / line, rate, baud, line);
+	printf("Min turnaround %s\n", tat);
 }
 
 void spray_lost(const char *where, unsigned index, const struct spray_counts *c, bool accepted,

@@ -81,10 +81,11 @@ uint64_t spray_span_us(uint64_t start, uint64_t end);
 void spray_report(const char *what, uint64_t bytes, uint64_t us);
 /* A listener's connection ended: what it took (and echoed). */
 void spray_report_served(const struct spray_counts *c);
-/* A sender's report: each stream, the total over span_us and the
- * efficiency against a line of baud. */
+/* A sender's report: each stream, the total over span_us, the
+ * efficiency against a line of baud, and "Min turnaround " tat (the
+ * turnarounds the run had: they cost every turn of the line). */
 void spray_summary(const struct spray_counts *c, unsigned n, bool unidir, uint64_t span_us,
-		   uint32_t baud);
+		   uint32_t baud, const char *tat);
 /* A sender's stream ended early: where it was, and why (in words). */
 void spray_lost(const char *where, unsigned index, const struct spray_counts *c, bool accepted,
 		bool unidir, const char *why);

@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -457,6 +458,45 @@ static void open_errors_name_the_device(void **state)
 	port_close(p);
 }
 
+/* irwire's mark (serial.h): read on the slave of a marked pty, through
+ * serial_open too (the open must not clear it); nowhere else. */
+static void irwire_marks_its_ptys_and_nothing_else(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t us = 12345;
+
+	struct port *p = open_ok(f);
+	assert_int_equal(serial_irwire_min_tat(serial_fd(p), &us), 0);   /* a plain pty */
+	assert_int_equal(serial_irwire_mark(f->master, 700), 0);
+	assert_int_equal(serial_irwire_min_tat(serial_fd(p), &us), 1);
+	assert_int_equal(us, 700);
+	port_close(p);
+	p = open_ok(f);                           /* a later open sees it as well */
+	us = 0;
+	assert_int_equal(serial_irwire_min_tat(serial_fd(p), &us), 1);
+	assert_int_equal(us, 700);
+	/* the master is no slave, and /dev/null no pty */
+	assert_int_equal(serial_irwire_min_tat(f->master, &us), 0);
+	int null = open("/dev/null", O_RDWR);
+	assert_true(null >= 0);
+	assert_int_equal(serial_irwire_min_tat(null, &us), 0);
+	close(null);
+	/* more than IrLAP can ask for is its largest */
+	assert_int_equal(serial_irwire_mark(serial_fd(p), 20000), 0);
+	assert_int_equal(serial_irwire_min_tat(serial_fd(p), &us), 1);
+	assert_int_equal(us, 10000);
+	/* a mark of another version, or a terminal's own size, is no mark */
+	struct winsize ws = { .ws_row = SERIAL_IRWIRE_MARK_ROWS, .ws_col = SERIAL_IRWIRE_MARK_COLS,
+			      .ws_xpixel = SERIAL_IRWIRE_MARK_VERSION + 1, .ws_ypixel = 10 };
+	assert_int_equal(ioctl(f->master, TIOCSWINSZ, &ws), 0);
+	assert_int_equal(serial_irwire_min_tat(serial_fd(p), &us), 0);
+	ws = (struct winsize){ .ws_row = 24, .ws_col = 80 };
+	assert_int_equal(ioctl(f->master, TIOCSWINSZ, &ws), 0);
+	assert_int_equal(serial_irwire_min_tat(serial_fd(p), &us), 0);
+	port_close(p);
+	assert_int_equal(serial_irwire_min_tat(-1, &us), -EBADF);
+}
+
 static void accessors_refuse_other_ports(void **state)
 {
 	struct port *m = mockport_new("mock", NULL);
@@ -556,6 +596,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_dongle_script_runs_with_real_sleeps, setup, teardown),
 		cmocka_unit_test_setup_teardown(usb_bridges_are_detected_in_sysfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(open_errors_name_the_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(irwire_marks_its_ptys_and_nothing_else, setup,
+						teardown),
 		cmocka_unit_test(accessors_refuse_other_ports),
 		cmocka_unit_test(classifies_sysfs_subsystems),
 		cmocka_unit_test(names_lock_files),

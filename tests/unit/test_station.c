@@ -339,6 +339,21 @@ static void config_turnaround(void **state)
 	assert_int_equal(station_config_init(&cfg, "old_belkin", 115200, -1, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "115200"));
+	/* A turnaround learnt once the port is open (irwire's mark) replaces
+	 * the dongle's, rounded up the same way, the echo margin with it;
+	 * the rates stay the dongle's. */
+	assert_int_equal(station_config_init(&cfg, "none", 115200, -1, err, sizeof(err)), 0);
+	assert_int_equal(station_config_min_tat_us(&cfg), 5000);
+	assert_int_equal(station_config_set_min_tat(&cfg, 10), 0);
+	assert_int_equal(cfg.lap.qos.min_tat, 0x7f);
+	assert_int_equal(cfg.echo_margin_us, 10);
+	assert_int_equal(station_config_min_tat_us(&cfg), 10);
+	assert_int_equal(cfg.lap.qos.baud, 0x3e);
+	assert_int_equal(station_config_set_min_tat(&cfg, 700), 0);
+	assert_int_equal(cfg.lap.qos.min_tat, 0x07);
+	assert_int_equal(station_config_min_tat_us(&cfg), 1000);
+	assert_int_equal(station_config_set_min_tat(&cfg, 10001), -EINVAL);
+	assert_int_equal(station_config_min_tat_us(&cfg), 1000);
 }
 
 /* The read pause's rule, value by value: line times are 10 bits a byte,
