@@ -48,6 +48,10 @@ struct ircomm_pty {
 	int master, slave, inot;
 	char slave_path[64];
 	bool link_made, started;
+	/* who removes the link when our unlink is refused (irdad's opener) */
+	int (*remove_link)(void *ctx, size_t index);
+	void *remove_ctx;
+	size_t remove_index;
 	enum ircomm_pty_state state;
 	struct ircomm_server *srv;
 	struct ircomm *c;            /* the connection, either role */
@@ -952,6 +956,48 @@ static bool link_is_ours(const struct ircomm_pty *p)
 	return strcmp(target, p->slave_path) == 0;
 }
 
+/* The link at the end, ours still: our own unlink first; refused (a
+ * directory of root's, and we dropped root since we made it there), the
+ * remover set by ircomm_pty_set_link_remover, which kept root.  Every
+ * failure is logged with the path, since a link left behind leads
+ * programs to a pty that is gone. */
+static void remove_link(struct ircomm_pty *p)
+{
+	const char *link = p->ep.pty_link;
+	int e, r;
+
+	if (unlink(link) == 0)
+		return;
+	e = errno;
+	if ((e != EACCES && e != EPERM) || !p->remove_link) {
+		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: removing %s: %s", p->ep.name, link,
+			strerror(e));
+		return;
+	}
+	r = p->remove_link(p->remove_ctx, p->remove_index);
+	if (r < 0)
+		log_msg(p->log, LOG_LEVEL_WARNING,
+			"ircomm %s: removing %s: %s, and the privileged helper could not either: %s",
+			p->ep.name, link, strerror(e), strerror(-r));
+	else
+		log_msg(p->log, LOG_LEVEL_DEBUG,
+			"ircomm %s: %s removed by the privileged helper (the directory is not ours)",
+			p->ep.name, link);
+}
+
+void ircomm_pty_set_link_remover(struct ircomm_pty *p, int (*remove)(void *ctx, size_t index),
+				 void *ctx, size_t index)
+{
+	p->remove_link = remove;
+	p->remove_ctx = ctx;
+	p->remove_index = index;
+}
+
+const char *ircomm_pty_link(const struct ircomm_pty *p)
+{
+	return p->link_made ? p->ep.pty_link : NULL;
+}
+
 int ircomm_pty_open(const struct irdad_endpoint *ep, const struct logger *log,
 		    struct ircomm_pty **out, char *err, size_t errlen)
 {
@@ -1106,9 +1152,8 @@ void ircomm_pty_free(struct ircomm_pty *p)
 		ircomm_disconnect(p->c);
 	if (p->stk)
 		stack_sync(p->stk);
-	if (p->link_made && link_is_ours(p) && unlink(p->ep.pty_link) < 0)
-		log_msg(p->log, LOG_LEVEL_WARNING, "ircomm %s: removing %s: %s", p->ep.name,
-			p->ep.pty_link, strerror(errno));
+	if (p->link_made && link_is_ours(p))
+		remove_link(p);
 	if (p->inot >= 0)
 		close(p->inot);
 	if (p->slave >= 0)

@@ -6,7 +6,8 @@
  *
  * Owns: the pty (openpty, raw termios, packet mode with EXTPROC), the
  * symlink ep->pty_link (a stale symlink is replaced, anything else is
- * refused; removed at free if it still points at our slave), watching
+ * refused; removed at free if it still points at our slave, through the
+ * remover the daemon set if this process may no longer), watching
  * the slave being opened and closed by programs (inotify on the slave's
  * device node: IN_OPEN and IN_CLOSE_* counted, our own descriptor opened
  * before the watch is not counted); for a calling endpoint, finding the
@@ -142,8 +143,19 @@ void ircomm_pty_lap_event(struct ircomm_pty *p, const struct irlap_event *ev);
  * program's first open, whatever `reconnect` says (the connection was
  * lost to the unplug, not ended by the peer).  Others: nothing. */
 void ircomm_pty_port_back(struct ircomm_pty *p);
-/* Disconnects, closes the pty, removes the link if it is still ours. */
+/* Disconnects, closes the pty, removes the link if it is still ours:
+ * unlink, and if that is refused (EACCES, EPERM: the link was made as
+ * root in a directory of root's, and root was dropped since) and a
+ * remover is set, remove(ctx, index); the outcome is logged. */
 void ircomm_pty_free(struct ircomm_pty *p);
+/* The remover of the link for ircomm_pty_free (irdad: its port opener,
+ * index the link's place in the opener's list).  remove returns 0 or
+ * -errno.  NULL: none (the default). */
+void ircomm_pty_set_link_remover(struct ircomm_pty *p, int (*remove)(void *ctx, size_t index),
+				 void *ctx, size_t index);
+/* The link this endpoint made (ep->pty_link), NULL if none (on
+ * descriptors). */
+const char *ircomm_pty_link(const struct ircomm_pty *p);
 
 void ircomm_pty_get_stats(const struct ircomm_pty *p, struct ircomm_pty_stats *out);
 /* The slave's device path (/dev/pts/N). */

@@ -46,6 +46,10 @@ struct irnet_ep {
 	char link[IRDAD_PATH_MAX];
 	char slave_path[64];
 	dev_t slave_rdev;
+	/* who removes the link when our unlink is refused (irdad's opener) */
+	int (*remove_link)(void *ctx, size_t index);
+	void *remove_ctx;
+	size_t remove_index;
 	int in_fd, out_fd;
 	bool out_is_socket;
 	struct status_line sl;
@@ -1173,6 +1177,46 @@ int irnet_ep_start(struct irnet_ep *e, struct eloop *loop, struct stack *stk, ch
 	return 0;
 }
 
+/* Our own unlink first; refused (a directory of root's, and we dropped
+ * root since we made the link there), the remover set by
+ * irnet_ep_set_link_remover, which kept root.  Every failure is logged
+ * with the path: a link left behind leads pppd to a pty that is gone. */
+static void remove_link(struct irnet_ep *e)
+{
+	int err, r;
+
+	if (unlink(e->link) == 0)
+		return;
+	err = errno;
+	if ((err != EACCES && err != EPERM) || !e->remove_link) {
+		log_msg(e->log, LOG_LEVEL_WARNING, "irnet %s: removing %s: %s", e->name, e->link,
+			strerror(err));
+		return;
+	}
+	r = e->remove_link(e->remove_ctx, e->remove_index);
+	if (r < 0)
+		log_msg(e->log, LOG_LEVEL_WARNING,
+			"irnet %s: removing %s: %s, and the privileged helper could not either: %s",
+			e->name, e->link, strerror(err), strerror(-r));
+	else
+		log_msg(e->log, LOG_LEVEL_DEBUG,
+			"irnet %s: %s removed by the privileged helper (the directory is not ours)",
+			e->name, e->link);
+}
+
+void irnet_ep_set_link_remover(struct irnet_ep *e, int (*remove)(void *ctx, size_t index),
+			       void *ctx, size_t index)
+{
+	e->remove_link = remove;
+	e->remove_ctx = ctx;
+	e->remove_index = index;
+}
+
+const char *irnet_ep_link(const struct irnet_ep *e)
+{
+	return e->link[0] ? e->link : NULL;
+}
+
 void irnet_ep_free(struct irnet_ep *e)
 {
 	struct stat st;
@@ -1195,12 +1239,10 @@ void irnet_ep_free(struct irnet_ep *e)
 		sync_stack(e);
 	}
 	/* the link, if it still leads to our pty (a later irdad may have
-	 * replaced it); a dropped process may not be allowed: then the next
-	 * start replaces it */
-	if (e->link[0] && stat(e->link, &st) == 0 && st.st_rdev == e->slave_rdev &&
-	    unlink(e->link) < 0)
-		log_msg(e->log, LOG_LEVEL_DEBUG, "irnet %s: %s left behind: %s", e->name, e->link,
-			strerror(errno));
+	 * replaced it); a dropped process may not be allowed: then the
+	 * remover, or else the next start replaces it */
+	if (e->link[0] && stat(e->link, &st) == 0 && st.st_rdev == e->slave_rdev)
+		remove_link(e);
 	if (e->in_fd >= 0)
 		close(e->in_fd);
 	if (e->out_fd >= 0 && e->out_fd != e->in_fd)

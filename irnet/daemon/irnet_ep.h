@@ -26,7 +26,8 @@
  * to irnet_ep_lap_event() and a port failure to irnet_ep_port_failed().
  * Once running, the module calls only read, write, send (a socket
  * channel), ppoll, close, fstat, fcntl, newfstatat and unlink (for the
- * link, at free): privdrop's list and irdad's own additions (sendto).
+ * link, at free; then also what the link's remover calls, irdad's port
+ * opener exchange): privdrop's list and irdad's own additions (sendto).
  * irdad's ATTACH requests open stdio-mode endpoints on descriptors a
  * client passes, while running: irnet_ep_open_fds and irnet_ep_start
  * call nothing beyond that list.
@@ -125,8 +126,17 @@ void irnet_ep_port_failed(struct irnet_ep *e);
  * unplug, not ended by the peer). */
 void irnet_ep_port_back(struct irnet_ep *e);
 /* Disconnects, withdraws IrNetv1, closes the channel, removes the link if
- * it still leads to this pty and the process may. */
+ * it still leads to this pty: unlink, and if that is refused (EACCES,
+ * EPERM: made as root in a directory of root's, root dropped since) and
+ * a remover is set, remove(ctx, index); a failure is logged. */
 void irnet_ep_free(struct irnet_ep *e);
+/* The remover of the link for irnet_ep_free (irdad: its port opener,
+ * index the link's place in the opener's list).  remove returns 0 or
+ * -errno.  NULL: none (the default). */
+void irnet_ep_set_link_remover(struct irnet_ep *e, int (*remove)(void *ctx, size_t index),
+			       void *ctx, size_t index);
+/* The link this endpoint made (ep->pty_link), NULL if none (stdio). */
+const char *irnet_ep_link(const struct irnet_ep *e);
 
 enum irnet_ep_state irnet_ep_state(const struct irnet_ep *e);
 const char *irnet_ep_name(const struct irnet_ep *e);

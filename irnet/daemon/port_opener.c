@@ -29,6 +29,11 @@ struct port_opener {
 	pid_t pid;
 };
 
+/* The requests: one byte, and for REQ_UNLINK the link's index. */
+#define REQ_OPEN 'o'
+#define REQ_UNLINK 'u'
+
+
 /* Every descriptor but keep: the helper holds nothing of the daemon's
  * (the port, sockets, ptys, the signalfd). */
 static void close_others(int keep)
@@ -58,13 +63,53 @@ static int32_t open_device(const char *device, int *fd)
 	return 0;
 }
 
+int port_opener_check_link(const char *path, const char *target)
+{
+	char now[4096];
+	struct stat st;
+	size_t len = strlen(target);
+	ssize_t n;
+
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISLNK(st.st_mode))
+		return -ESTALE;
+	n = readlink(path, now, sizeof(now));
+	if (n < 0)
+		return -errno;
+	/* a target as long as the buffer may have been cut: not ours */
+	if ((size_t)n != len || len >= sizeof(now) || memcmp(now, target, len) != 0)
+		return -ESTALE;
+	return 0;
+}
+
+/* One REQ_UNLINK: errno (0 on success).  The check and the unlink are
+ * two steps, but the name cannot be swapped between them by the daemon:
+ * it asks only because its own unlink was refused, and a directory that
+ * refuses it an unlink (root's, or sticky with the link root's) refuses
+ * it a rename over the link too.  unlink never follows the link. */
+static int32_t unlink_link(const struct port_opener_link *links, size_t nlinks, size_t index)
+{
+	int r;
+
+	if (index >= nlinks)
+		return EINVAL;
+	r = port_opener_check_link(links[index].path, links[index].target);
+	if (r < 0)
+		return -r;
+	return unlink(links[index].path) < 0 ? errno : 0;
+}
+
 /* All the helper does once set up, as system calls: take a request
  * (recv: recvfrom), open the device (openat, read-write, nothing
  * created: privdrop's rule), check it (fstat: newfstatat or fstat;
- * isatty: ioctl TCGETS, the only ioctl), answer (sendmsg), close it,
- * exit; and return from a signal handler's interruption. */
+ * isatty: ioctl TCGETS, the only ioctl), or check a link (lstat:
+ * newfstatat or lstat; readlink or readlinkat) and remove it (unlink or
+ * unlinkat, by architecture), answer (sendmsg), close it, exit; and
+ * return from a signal handler's interruption. */
 static const char *const opener_calls[] = {
 	"recvfrom", "recv", "sendmsg", "fstat", "newfstatat", "statx", "close",
+	"lstat", "readlink", "readlinkat", "unlink", "unlinkat",
 	"rt_sigreturn", "restart_syscall", "exit", "exit_group",
 };
 static const unsigned long opener_ioctls[] = { TCGETS };
@@ -84,7 +129,8 @@ static void confine(int sock, bool seccomp)
 		_exit(1);
 }
 
-static _Noreturn void helper(int sock, const char *device, bool seccomp)
+static _Noreturn void helper(int sock, const char *device, const struct port_opener_link *links,
+			     size_t nlinks, bool seccomp)
 {
 	sigset_t none;
 
@@ -99,9 +145,10 @@ static _Noreturn void helper(int sock, const char *device, bool seccomp)
 	prctl(PR_SET_NAME, "irdad-opener");
 	confine(sock, seccomp);
 	for (;;) {
-		char req;
-		int fd;
-		ssize_t n = recv(sock, &req, 1, 0);
+		unsigned char req[2];
+		int fd = -1;
+		int32_t e;
+		ssize_t n = recv(sock, req, sizeof(req), 0);
 
 		if (n == 0)
 			_exit(0);
@@ -110,7 +157,12 @@ static _Noreturn void helper(int sock, const char *device, bool seccomp)
 				continue;
 			_exit(1);
 		}
-		int32_t e = open_device(device, &fd);
+		if (n == 1 && req[0] == REQ_OPEN)
+			e = open_device(device, &fd);
+		else if (n == 2 && req[0] == REQ_UNLINK)
+			e = unlink_link(links, nlinks, req[1]);
+		else
+			e = EPROTO;  /* answered all the same: the daemon is not left waiting */
 		if (fdpass_send(sock, &e, sizeof(e), fd) < 0)
 			_exit(1);
 		if (fd >= 0)
@@ -141,13 +193,20 @@ static int await_confined(struct port_opener *o, char *err, size_t errlen)
 	return 0;
 }
 
-int port_opener_start(const char *device, bool seccomp, struct port_opener **out, char *err,
-		      size_t errlen)
+int port_opener_start(const char *device, const struct port_opener_link *links, size_t nlinks,
+		      bool seccomp, struct port_opener **out, char *err, size_t errlen)
 {
 	int sv[2];
-	struct port_opener *o = calloc(1, sizeof(*o));
+	struct port_opener *o;
 
 	*out = NULL;
+	/* an index travels as one byte */
+	if (nlinks > PORT_OPENER_LINKS_MAX) {
+		snprintf(err, errlen, "port opener: %zu pty links, at most %d", nlinks,
+			 PORT_OPENER_LINKS_MAX);
+		return -E2BIG;
+	}
+	o = calloc(1, sizeof(*o));
 	if (!o) {
 		snprintf(err, errlen, "port opener: out of memory");
 		return -ENOMEM;
@@ -158,7 +217,8 @@ int port_opener_start(const char *device, bool seccomp, struct port_opener **out
 		free(o);
 		return -e;
 	}
-	/* the path is copied by fork itself: the child's memory */
+	/* the path and the links are copied by fork itself: the child's
+	 * memory, which the daemon cannot change afterwards */
 	o->pid = fork();
 	if (o->pid < 0) {
 		int e = errno;
@@ -169,7 +229,7 @@ int port_opener_start(const char *device, bool seccomp, struct port_opener **out
 		return -e;
 	}
 	if (o->pid == 0)
-		helper(sv[1], device, seccomp);
+		helper(sv[1], device, links, nlinks, seccomp);
 	close(sv[1]);
 	o->sock = sv[0];
 	int r = await_confined(o, err, errlen);
@@ -182,32 +242,69 @@ int port_opener_start(const char *device, bool seccomp, struct port_opener **out
 	return 0;
 }
 
-int port_opener_open(void *opener, const char *resolved)
+/* Sends one request and takes its answer: the errno, and the descriptor
+ * passed with it (-1 if none). */
+static int ask(struct port_opener *o, const void *req, size_t len, int32_t *e, int *fd)
 {
-	struct port_opener *o = opener;
 	struct pollfd pfd = { .fd = o->sock, .events = POLLIN };
 	struct fdpass_fds fds;
-	int32_t e;
 	int flags = 0, r;
 	ssize_t n;
 
-	(void)resolved;
-	if (send(o->sock, "o", 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1)
+	*fd = -1;
+	if (send(o->sock, req, len, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)len)
 		return errno == EAGAIN ? -ETIMEDOUT : -EPIPE;
 	while ((r = poll(&pfd, 1, ANSWER_TIMEOUT_MS)) < 0 && errno == EINTR)
 		;
 	if (r == 0)
 		return -ETIMEDOUT;
-	n = fdpass_recv(o->sock, &e, sizeof(e), &fds, &flags);
+	n = fdpass_recv(o->sock, e, sizeof(*e), &fds, &flags);
 	if (n <= 0)
 		return n == 0 || n == -EAGAIN ? -EPIPE : (int)n;
-	if (n != (ssize_t)sizeof(e) || (e == 0) != (fds.n == 1) || e < 0) {
+	if (n != (ssize_t)sizeof(*e) || fds.n > 1 || (*e != 0 && fds.n) || *e < 0) {
 		fdpass_close(&fds);
 		return -EPROTO;
 	}
+	if (fds.n == 1)
+		*fd = fds.fd[0];
+	return 0;
+}
+
+int port_opener_open(void *opener, const char *resolved)
+{
+	const char req = REQ_OPEN;
+	int32_t e;
+	int fd, r;
+
+	(void)resolved;
+	r = ask(opener, &req, 1, &e, &fd);
+	if (r < 0)
+		return r;
 	if (e)
 		return -e;
-	return fds.fd[0];
+	if (fd < 0)
+		return -EPROTO;
+	return fd;
+}
+
+int port_opener_unlink(struct port_opener *o, size_t index)
+{
+	unsigned char req[2] = { REQ_UNLINK, 0 };
+	int32_t e;
+	int fd, r;
+
+	if (index >= PORT_OPENER_LINKS_MAX)
+		return -EINVAL;
+	req[1] = (unsigned char)index;
+	r = ask(o, req, sizeof(req), &e, &fd);
+	if (r < 0)
+		return r;
+	if (fd >= 0) {
+		/* an answer with a descriptor is not one to this request */
+		close(fd);
+		return -EPROTO;
+	}
+	return -e;
 }
 
 pid_t port_opener_pid(const struct port_opener *o)

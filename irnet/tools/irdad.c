@@ -645,6 +645,57 @@ static void on_child(struct eloop *loop, int signo, void *ctx)
 		log_msg(&d->h.log, LOG_LEVEL_WARNING, "waitpid: %s", strerror(errno));
 }
 
+/* The opener's remover for an endpoint's link (ircomm_pty and irnet_ep
+ * call it when their own unlink is refused).  Through d, not the opener
+ * itself: the opener may be gone by then (opener_ended). */
+static int remove_link_by_opener(void *ctx, size_t index)
+{
+	struct irdad *d = ctx;
+
+	return d->opener ? port_opener_unlink(d->opener, index) : -EPIPE;
+}
+
+/* Forks the port opener with the endpoints' links (made already, as
+ * root) and gives each endpoint its index in that list. */
+static int start_opener(struct irdad *d)
+{
+	struct port_opener_link links[IRDAD_ENDPOINTS_MAX];
+	size_t n = 0;
+	int rc;
+
+	/* SIGCHLD taken before the fork: an opener that dies at once is
+	 * collected too, and an inherited SIG_IGN (which would let the
+	 * kernel reap it unseen) becomes the default */
+	rc = eloop_add_signal(d->h.loop, SIGCHLD, on_child, d);
+	if (rc < 0) {
+		fprintf(stderr, "irdad: SIGCHLD: %s\n", strerror(-rc));
+		return EXIT_JOB;
+	}
+	for (size_t i = 0; i < d->nircomm && n < IRDAD_ENDPOINTS_MAX; i++) {
+		const char *link = ircomm_pty_link(d->ircomm[i]);
+		if (!link)
+			continue;
+		ircomm_pty_set_link_remover(d->ircomm[i], remove_link_by_opener, d, n);
+		links[n++] = (struct port_opener_link){ link, ircomm_pty_slave_path(d->ircomm[i]) };
+	}
+	for (size_t i = 0; i < d->nirnet && n < IRDAD_ENDPOINTS_MAX; i++) {
+		const char *link = irnet_ep_link(d->irnet[i]);
+		if (!link)
+			continue;
+		irnet_ep_set_link_remover(d->irnet[i], remove_link_by_opener, d, n);
+		links[n++] = (struct port_opener_link){ link, irnet_ep_pty_path(d->irnet[i]) };
+	}
+	if (port_opener_start(d->cfg.device, links, n, d->h.seccomp, &d->opener, d->errbuf,
+			      sizeof(d->errbuf)) < 0) {
+		fprintf(stderr, "irdad: %s\n", d->errbuf);
+		return EXIT_JOB;
+	}
+	log_msg(&d->h.log, LOG_LEVEL_INFO, "port opener (PID %ld) keeps root to reopen %s%s",
+		(long)port_opener_pid(d->opener), d->cfg.device,
+		n ? " and to remove the pty links at the end" : "");
+	return 0;
+}
+
 /* What irdad serves, opened while still root (hostcli's before_drop): the
  * control socket and the endpoints; in --stdio mode only that one. */
 static int open_served(struct hostcli *h, void *ctx)
@@ -656,25 +707,7 @@ static int open_served(struct hostcli *h, void *ctx)
 	h->log.max = log_max(&d->cfg);
 	if (d->stdio)
 		return open_stdio(d);
-	/* root now, not later: the opener keeps it to reopen the port */
 	remember_resolved(d);
-	if (geteuid() == 0) {
-		/* SIGCHLD taken before the fork: an opener that dies at once
-		 * is collected too, and an inherited SIG_IGN (which would let
-		 * the kernel reap it unseen) becomes the default */
-		rc = eloop_add_signal(h->loop, SIGCHLD, on_child, d);
-		if (rc < 0) {
-			fprintf(stderr, "irdad: SIGCHLD: %s\n", strerror(-rc));
-			return EXIT_JOB;
-		}
-		if (port_opener_start(d->cfg.device, h->seccomp, &d->opener, d->errbuf,
-				      sizeof(d->errbuf)) < 0) {
-			fprintf(stderr, "irdad: %s\n", d->errbuf);
-			return EXIT_JOB;
-		}
-		log_msg(&h->log, LOG_LEVEL_INFO, "port opener (PID %ld) keeps root to reopen %s",
-			(long)port_opener_pid(d->opener), d->cfg.device);
-	}
 	api_server_config_defaults(&sc);
 	sc.path = d->cfg.socket;
 	sc.mode = (mode_t)d->cfg.socket_mode;
@@ -693,7 +726,15 @@ static int open_served(struct hostcli *h, void *ctx)
 		fprintf(stderr, "irdad: %s\n", d->errbuf);
 		return EXIT_JOB;
 	}
-	return open_endpoints(d);
+	rc = open_endpoints(d);
+	if (rc)
+		return rc;
+	/* root now, not later: the opener keeps it to reopen the port and
+	 * to remove the links just made; forked after them, so that it is
+	 * given their fixed list (a request names a link by its index) */
+	if (geteuid() == 0)
+		return start_opener(d);
+	return 0;
 }
 
 static int start_endpoints(struct irdad *d)
@@ -1199,10 +1240,12 @@ int main(int argc, char **argv)
 		log_msg(&d.h.log, LOG_LEVEL_INFO, "%s went away %llu times and came back %llu times",
 			d.cfg.device, (unsigned long long)d.unplugs, (unsigned long long)d.replugs);
 	path_watch_free(d.watch);
-	port_opener_free(d.opener);
 	api_server_free(d.srv);
 	api_requests_free(d.ar);
+	/* the endpoints before the opener: it removes the links they may
+	 * no longer remove themselves */
 	free_endpoints(&d);
+	port_opener_free(d.opener);
 	stack_free(d.stk);
 	rc = hostcli_finish(&d.h, rc);
 	if (d.syslog_fd >= 0)
