@@ -75,3 +75,13 @@ tests_unit_test_usb_host_SOURCES = tests/unit/test_usb_host.c
 tests_unit_test_usb_host_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
 tests_unit_test_usb_host_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_host_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+# The adapter with the real libusb against the MCS7780 device model behind
+# umockdev's usbfs emulation (the test re-executes itself under
+# umockdev-wrapper).
+if HAVE_UMOCKDEV
+UNIT_TESTS += tests/unit/test_usb_host_umockdev
+tests_unit_test_usb_host_umockdev_SOURCES = tests/unit/test_usb_host_umockdev.c
+tests_unit_test_usb_host_umockdev_CPPFLAGS = $(USB_TEST_CPPFLAGS) $(UMOCKDEV_CFLAGS)
+tests_unit_test_usb_host_umockdev_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_host_umockdev_LDADD = irnet/libirnet.la $(UMOCKDEV_LIBS) $(UNIT_LIBS) -lpthread
+endif
