@@ -35,6 +35,7 @@
 
 #include "eloop.h"
 #include "usb_host.h"
+#include "mcs7780.h"
 #include "usb_model.h"
 
 #define BUS 1
@@ -399,10 +400,46 @@ static void frames_both_ways(void **state)
 	assert_int_equal(r.t.refused, 0);
 }
 
+/* A speed change through libusb's control transfers lands in MODE. */
+static void speed_change_reaches_the_chip(void **state)
+{
+	enum usb_dongle_event speed = USB_EVENT_SPEED;
+	struct rig r;
+	uint16_t mode;
+
+	(void)state;
+	rig_open(&r);
+	assert_int_equal(usb_host_set_speed(r.dev, 115200), 0);
+	assert_true(run_until(&r, event_seen, &speed));
+	pthread_mutex_lock(&r.t.lock);
+	mode = usb_model_mcs7780_reg(r.t.model, MCS7780_REG_MODE);
+	pthread_mutex_unlock(&r.t.lock);
+	assert_int_equal(mode, mcs7780_mode_for_speed(0x1622, 115200));
+	rig_close(&r);
+}
+
+/* The device unplugged: the waiting IN fails with -ENODEV when it is
+ * next looked at, the adapter reports GONE, and closes cleanly. */
+static void unplug_gives_gone(void **state)
+{
+	enum usb_dongle_event gone = USB_EVENT_GONE;
+	struct rig r;
+
+	(void)state;
+	rig_open(&r);
+	pthread_mutex_lock(&r.t.lock);
+	r.t.model->gone = true;
+	pthread_mutex_unlock(&r.t.lock);
+	assert_true(run_until(&r, event_seen, &gone));
+	rig_close(&r);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(frames_both_ways),
+		cmocka_unit_test(speed_change_reaches_the_chip),
+		cmocka_unit_test(unplug_gives_gone),
 	};
 
 	(void)argc;
