@@ -36,6 +36,7 @@
 #include "eloop.h"
 #include "usb_host.h"
 #include "mcs7780.h"
+#include "test_support.h"
 #include "usb_model.h"
 
 #define BUS 1
@@ -267,11 +268,12 @@ static bool saw(const struct rig *r, enum usb_dongle_event ev)
 	return false;
 }
 
-/* Runs the loop until cond holds; the ceiling is generous (it is a
- * failure, not a timing). */
+/* Runs the loop until cond holds; the ceiling (10 s on an idle machine,
+ * scaled by IRNET_TEST_SLOWDOWN) only bounds a failure: each step here
+ * takes milliseconds. */
 static bool run_until(struct rig *r, bool (*cond)(struct rig *, const void *), const void *arg)
 {
-	uint64_t give_up = eloop_now_us() + 30ull * 1000000;
+	uint64_t give_up = eloop_now_us() + test_ceiling_us(10ull * 1000000);
 
 	while (!cond(r, arg)) {
 		if (eloop_now_us() > give_up)
