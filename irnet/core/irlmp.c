@@ -602,6 +602,7 @@ static void on_link_up(struct irlmp *lm, const struct irlap_event *ev)
 static void on_link_down(struct irlmp *lm, const struct irlap_event *ev)
 {
 	bool was_up = lm->lap == IRLMP_LAP_ACTIVE && !lm->closing;
+	bool was_silent = lm->link_silent;
 	bool retry = false;
 
 	set_lap(lm, IRLMP_LAP_STANDBY, irlap_reason_name(ev->reason));
@@ -631,6 +632,11 @@ static void on_link_down(struct irlmp *lm, const struct irlap_event *ev)
 		if (c->state == IRLMP_CONN_SETUP && was_up && !c->relinked &&
 		    (ev->reason == IRLAP_REASON_PEER || ev->reason == IRLAP_REASON_NO_RESPONSE)) {
 			c->relinked = true;
+			/* Its watchdog was put off while the link was silent
+			 * (tick_watchdogs) and may be about to run out: the new
+			 * link gets a connect's whole time. */
+			if (was_silent)
+				c->deadline = lm->now + lm->cfg.connect_timeout_us;
 			set_conn(c, IRLMP_CONN_SETUP_PEND, ev->reason == IRLAP_REASON_PEER ?
 				 "peer closed the link" : "link lost before the confirm");
 			retry = true;
