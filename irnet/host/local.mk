@@ -67,7 +67,8 @@ tests_unit_test_stack_rt_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 noinst_LTLIBRARIES += irnet/host/libirnet_usbhost.la
 irnet_host_libirnet_usbhost_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
 irnet_host_libirnet_usbhost_la_CFLAGS = $(AM_CFLAGS) $(LIBUSB_CFLAGS)
-irnet_host_libirnet_usbhost_la_SOURCES = irnet/host/usb_host.c irnet/host/usb_host.h
+irnet_host_libirnet_usbhost_la_SOURCES = irnet/host/usb_host.c irnet/host/usb_host.h \
+	irnet/host/usb_line.c irnet/host/usb_line.h
 irnet_libirnet_la_LIBADD += irnet/host/libirnet_usbhost.la $(LIBUSB_LIBS)
 
 UNIT_TESTS += tests/unit/test_usb_host

@@ -119,7 +119,8 @@ int stack_new(struct eloop *loop, struct port *port, const struct stack_config *
 	}
 	sc.app = (struct station_app){ .event = on_event, .pull = on_pull,
 				       .failed = on_failed, .ctx = s };
-	rc = station_new(loop, port, &sc, &s->st, err, errlen);
+	rc = cfg->framed ? station_new_framed(loop, cfg->framed, &sc, &s->st, err, errlen) :
+			   station_new(loop, port, &sc, &s->st, err, errlen);
 	if (rc < 0) {
 		stack_free(s);
 		return rc;

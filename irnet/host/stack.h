@@ -36,6 +36,9 @@ struct stack_config {
 	 * The IAS Device name is ias_name, or lap.info's nickname. */
 	struct station_config station;
 	struct irlmp_config lmp;     /* irlmp_config_defaults(), then edited */
+	/* A line that carries whole frames (a USB dongle) instead of the
+	 * port (stack_new's port is then NULL); NULL: the port. */
+	const struct station_frame_line *framed;
 	/* The IAS Device object's DeviceName; NULL: the nickname. */
 	const char *ias_name;
 	/* The program's view (all optional): every IrLAP event, after
@@ -46,7 +49,8 @@ struct stack_config {
 	void *failed_ctx;            /* failed's context; NULL: ctx */
 };
 
-/* Builds station, IrLMP, the IAS base and its server on LSAP 0.
+/* Builds station (on port, or on cfg->framed), IrLMP, the IAS base and
+ * its server on LSAP 0.
  * Returns 0 and *out, or -errno with a message in err. */
 int stack_new(struct eloop *loop, struct port *port, const struct stack_config *cfg,
 	      struct stack **out, char *err, size_t errlen);

@@ -25,6 +25,10 @@ struct station {
 	struct eloop *loop;
 	struct port *port;
 	int fd;
+	/* A line that carries whole frames instead of a port (framed.send
+	 * NULL: none); see station_new_framed. */
+	bool is_framed;
+	struct station_frame_line framed;
 	struct dongle dongle;
 	struct station_app app;
 	struct pcap_writer *pcap;
@@ -74,8 +78,10 @@ static void fail(struct station *st, int err, const char *what)
 	}
 	eloop_timer_cancel(st->loop, &st->timer);
 	eloop_timer_cancel(st->loop, &st->resume);
-	snprintf(msg, sizeof(msg), "%s: %s", what, port_error(st->port)[0] ?
-		 port_error(st->port) : strerror(-err));
+	if (st->port && port_error(st->port)[0])
+		snprintf(msg, sizeof(msg), "%s: %s", what, port_error(st->port));
+	else
+		snprintf(msg, sizeof(msg), "%s: %s", what, strerror(-err));
 	/* a host that is told says it itself, once */
 	log_msg(st->log, st->app.failed ? LOG_LEVEL_DEBUG : LOG_LEVEL_ERROR, "station: %s", msg);
 	if (st->app.failed)
@@ -125,6 +131,23 @@ static int switch_speed(struct station *st, uint32_t baud)
 	return 0;
 }
 
+/* A framed line takes the frame whole: the chip frames it (and pads the
+ * turnaround with the XBOFs asked for), switching speed before and after
+ * as asked. */
+static void send_framed(struct station *st, const uint8_t *frame, size_t len,
+			const struct irlap_txinfo *tx)
+{
+	int r = st->framed.send(st->framed.ctx, frame, len, tx);
+
+	if (r < 0) {
+		fail(st, r, "send");
+		return;
+	}
+	st->cnt.tx_frames++;
+	st->cnt.tx_bytes += len;
+	capture(st, PCAP_DIR_TX, frame, len);
+}
+
 static void lap_send_frame(void *ctx, const uint8_t *frame, size_t len,
 			   const struct irlap_txinfo *tx)
 {
@@ -139,6 +162,10 @@ static void lap_send_frame(void *ctx, const uint8_t *frame, size_t len,
 	if (st->detached) {
 		/* no port: the frame is lost, as in the air with nobody there */
 		st->cnt.tx_lost++;
+		return;
+	}
+	if (st->is_framed) {
+		send_framed(st, frame, len, tx);
 		return;
 	}
 	if (tx->baud && tx->baud != st->port->baud) {
@@ -194,6 +221,12 @@ static void lap_set_speed(void *ctx, uint32_t baud)
 
 	if (st->dead || st->detached)
 		return;
+	if (st->is_framed) {
+		r = st->framed.set_speed(st->framed.ctx, baud);
+		if (r < 0)
+			fail(st, r, "speed switch");
+		return;
+	}
 	r = switch_speed(st, baud);
 	if (r < 0)
 		fail(st, r, "speed switch");
@@ -464,32 +497,33 @@ static int start_reading(struct station *st, char *err, size_t errlen)
 	return 0;
 }
 
-int station_new(struct eloop *loop, struct port *port,
-		const struct station_config *cfg, struct station **out,
-		char *err, size_t errlen)
-{
-	static const struct irlap_ops ops = {
-		.send_frame = lap_send_frame,
-		.set_speed = lap_set_speed,
-		.deliver = lap_deliver,
-		.pull = lap_pull,
-	};
-	struct station *st;
-	int r;
+static const struct irlap_ops lap_ops = {
+	.send_frame = lap_send_frame,
+	.set_speed = lap_set_speed,
+	.deliver = lap_deliver,
+	.pull = lap_pull,
+};
 
-	*out = NULL;
-	if (serial_fd(port) < 0) {
-		snprintf(err, errlen, "%s: not a serial port with a file descriptor", port->name);
-		return -EINVAL;
-	}
-	st = calloc(1, sizeof(*st));
+static void station_destroy(struct station *st)
+{
+	irlap_free(st->lap);
+	sir_decoder_free(st->dec);
+	free(st);
+}
+
+/* The part of a station every line has: IrLAP, its timer, the SIR
+ * decoder (idle on a framed line). */
+static struct station *station_alloc(struct eloop *loop, const struct station_config *cfg,
+				     char *err, size_t errlen)
+{
+	struct station *st = calloc(1, sizeof(*st));
+
 	if (!st) {
 		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+		return NULL;
 	}
 	st->loop = loop;
-	st->port = port;
-	st->fd = serial_fd(port);
+	st->fd = -1;
 	st->dongle = cfg->dongle;
 	st->app = cfg->app;
 	st->pcap = cfg->pcap;
@@ -498,32 +532,94 @@ int station_new(struct eloop *loop, struct port *port,
 	st->read_coalesce_us = cfg->read_coalesce_us;
 	eloop_timer_init(&st->timer, on_timer, st);
 	eloop_timer_init(&st->resume, on_resume, st);
-
-	r = bring_up(st, err, errlen);
-	if (r < 0)
-		goto fail;
-
 	st->dec = sir_decoder_new(&(struct sir_decoder_config){
 		.on_frame = on_frame, .on_media_busy = on_media_busy, .ctx = st,
 		.log = cfg->log,
 	});
-	st->lap = irlap_new(&cfg->lap, &ops, st);
+	st->lap = irlap_new(&cfg->lap, &lap_ops, st);
 	if (!st->dec || !st->lap) {
 		snprintf(err, errlen, "out of memory");
-		r = -ENOMEM;
-		goto fail;
+		station_destroy(st);
+		return NULL;
 	}
-	r = start_reading(st, err, errlen);
-	if (r < 0)
-		goto fail;
+	return st;
+}
+
+int station_new(struct eloop *loop, struct port *port,
+		const struct station_config *cfg, struct station **out,
+		char *err, size_t errlen)
+{
+	struct station *st;
+	int r;
+
+	*out = NULL;
+	if (serial_fd(port) < 0) {
+		snprintf(err, errlen, "%s: not a serial port with a file descriptor", port->name);
+		return -EINVAL;
+	}
+	st = station_alloc(loop, cfg, err, errlen);
+	if (!st)
+		return -ENOMEM;
+	st->port = port;
+	st->fd = serial_fd(port);
+	r = bring_up(st, err, errlen);
+	if (r == 0)
+		r = start_reading(st, err, errlen);
+	if (r < 0) {
+		station_destroy(st);
+		return r;
+	}
 	rearm(st);
 	*out = st;
 	return 0;
-fail:
-	irlap_free(st->lap);
-	sir_decoder_free(st->dec);
-	free(st);
-	return r;
+}
+
+int station_new_framed(struct eloop *loop, const struct station_frame_line *line,
+		       const struct station_config *cfg, struct station **out,
+		       char *err, size_t errlen)
+{
+	struct station *st;
+
+	*out = NULL;
+	if (!line->send || !line->set_speed) {
+		snprintf(err, errlen, "%s: a framed line needs send and set_speed",
+			 line->name ? line->name : "line");
+		return -EINVAL;
+	}
+	st = station_alloc(loop, cfg, err, errlen);
+	if (!st)
+		return -ENOMEM;
+	st->is_framed = true;
+	st->framed = *line;
+	if (line->bind)
+		line->bind(line->ctx, st);
+	rearm(st);
+	*out = st;
+	return 0;
+}
+
+void station_line_frame(struct station *st, const uint8_t *frame, size_t len)
+{
+	if (st->dead || st->detached)
+		return;
+	st->cnt.rx_bytes += len;
+	on_frame(st, frame, len);
+	rearm(st);
+}
+
+void station_line_media_busy(struct station *st)
+{
+	if (st->dead || st->detached)
+		return;
+	on_media_busy(st);
+	rearm(st);
+}
+
+void station_line_failed(struct station *st, int err, const char *msg)
+{
+	if (st->detached)
+		return;
+	fail(st, err, msg);
 }
 
 void station_free(struct station *st)
@@ -537,11 +633,12 @@ void station_free(struct station *st)
 	eloop_timer_cancel(st->loop, &st->timer);
 	eloop_timer_cancel(st->loop, &st->resume);
 	/* The last frame (a final XID, a UA) must leave before the port
-	 * is closed and its output flushed. */
-	if (st->detached) {
-		irlap_free(st->lap);
-		sir_decoder_free(st->dec);
-		free(st);
+	 * is closed and its output flushed.  A framed line's owner lets
+	 * its frames out before it closes it. */
+	if (st->is_framed && !st->detached && st->framed.bind)
+		st->framed.bind(st->framed.ctx, NULL);
+	if (st->detached || st->is_framed) {
+		station_destroy(st);
 		return;
 	}
 	if (!st->dead) {
@@ -560,9 +657,7 @@ void station_free(struct station *st)
 	if (dongle_close(&st->dongle, &s) == 0 && dongle_run(st->port, &s, NULL) < 0)
 		log_msg(st->log, LOG_LEVEL_WARNING, "station: dongle close: %s",
 			port_error(st->port));
-	irlap_free(st->lap);
-	sir_decoder_free(st->dec);
-	free(st);
+	station_destroy(st);
 }
 
 int station_request(struct station *st, const struct irlap_request *req)
@@ -586,6 +681,9 @@ void station_detach_port(struct station *st)
 	eloop_timer_cancel(st->loop, &st->resume);
 	st->port = NULL;
 	st->fd = -1;
+	if (st->is_framed && st->framed.bind)
+		st->framed.bind(st->framed.ctx, NULL);
+	memset(&st->framed, 0, sizeof(st->framed));
 	st->dead = false;
 	st->detached = true;
 	st->line_end_us = st->tx_end_us = 0;
@@ -599,8 +697,9 @@ int station_attach_port(struct station *st, struct port *port, char *err, size_t
 {
 	int r;
 
-	if (!st->detached) {
-		snprintf(err, errlen, "the station still has a port");
+	if (!st->detached || st->is_framed) {
+		snprintf(err, errlen, st->is_framed ? "the station runs on a framed line" :
+			 "the station still has a port");
 		return -EBUSY;
 	}
 	if (serial_fd(port) < 0) {
@@ -620,6 +719,23 @@ int station_attach_port(struct station *st, struct port *port, char *err, size_t
 	st->detached = false;
 	sir_decoder_reset(st->dec);
 	log_msg(st->log, LOG_LEVEL_DEBUG, "station: DETACHED --port back--> ATTACHED");
+	rearm(st);
+	return 0;
+}
+
+int station_attach_line(struct station *st, const struct station_frame_line *line, char *err,
+			size_t errlen)
+{
+	if (!st->detached || !st->is_framed) {
+		snprintf(err, errlen, st->detached ? "the station runs on a serial port" :
+			 "the station still has a line");
+		return -EBUSY;
+	}
+	st->framed = *line;
+	if (line->bind)
+		line->bind(line->ctx, st);
+	st->detached = false;
+	log_msg(st->log, LOG_LEVEL_DEBUG, "station: DETACHED --line back--> ATTACHED");
 	rearm(st);
 	return 0;
 }

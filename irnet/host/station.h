@@ -1,6 +1,10 @@
 /*
  * station.h: the real-time host of one IrDA station.
  *
+ * Two kinds of line: a serial port (below) and a line that carries
+ * whole frames (struct station_frame_line: a USB dongle), on which
+ * only the IrLAP glue applies.
+ *
  * Owns: driving one IrLAP station (irlap.h) on a real serial port or a
  * pty (serial.h) from an event loop (eloop.h): bytes read from the port
  * (in a few bursts per read inside long frames: read coalescing, below)
@@ -147,8 +151,47 @@ struct station_counters {
 int station_new(struct eloop *loop, struct port *port,
 		const struct station_config *cfg, struct station **out,
 		char *err, size_t errlen);
-/* Stops reading, runs the dongle's close script (not when detached).
- * Does not close the port. */
+/*
+ * A line that carries whole frames (a USB dongle: the chip does the
+ * framing, the FCS and the turnaround padding), instead of a serial port.
+ * The station hands it each frame IrLAP sends and each speed switch
+ * IrLAP asks for; the line gives back what it receives through
+ * station_line_frame, station_line_media_busy and station_line_failed.
+ * Dongle scripts, echo dropping and read coalescing do not apply.
+ */
+struct station_frame_line {
+	/* One frame (A, C, I; no FCS): at tx->baud first if that is not
+	 * the line's speed, with tx->xbofs extra BOFs, then the switch to
+	 * tx->speed_after if set, in that order.  The line queues what it
+	 * cannot send yet.  0, or -errno (the station fails). */
+	int (*send)(void *ctx, const uint8_t *frame, size_t len, const struct irlap_txinfo *tx);
+	/* A switch now (after what is queued).  0, or -errno. */
+	int (*set_speed)(void *ctx, uint32_t baud);
+	/* Optional: the station the line reports to from now on (NULL at
+	 * station_free and station_detach_port: none). */
+	void (*bind)(void *ctx, struct station *st);
+	void *ctx;
+	const char *name;	/* for messages */
+};
+
+/* A station on a framed line that is open and at 9600 (the contention
+ * rate).  cfg's dongle is unused.  Returns 0 and *out, or -errno with a
+ * message in err. */
+int station_new_framed(struct eloop *loop, const struct station_frame_line *line,
+		       const struct station_config *cfg, struct station **out,
+		       char *err, size_t errlen);
+/* From the framed line: a good frame (A, C, I), something damaged heard
+ * (contention), the line's failure (as a port's: app.failed is told). */
+void station_line_frame(struct station *st, const uint8_t *frame, size_t len);
+void station_line_media_busy(struct station *st);
+void station_line_failed(struct station *st, int err, const char *msg);
+/* A framed line again after station_detach_port (the dongle replugged,
+ * open and at 9600).  0, or -EBUSY (not detached, or a serial station). */
+int station_attach_line(struct station *st, const struct station_frame_line *line, char *err,
+			size_t errlen);
+
+/* Stops reading, runs the dongle's close script (not when detached, nor
+ * on a framed line).  Does not close the port or the line. */
 void station_free(struct station *st);
 
 /*

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -476,10 +477,115 @@ static void on_deadline(struct eloop *loop, void *ctx)
 	sync_deadline(d);
 }
 
+/* The class of the device's first interface (0/0 if it has none). */
+static void first_interface_class(libusb_device *dev, uint8_t *cls, uint8_t *subcls)
+{
+	struct libusb_config_descriptor *cfg;
+
+	*cls = *subcls = 0;
+	if (libusb_get_config_descriptor(dev, 0, &cfg) < 0)
+		return;
+	if (cfg->bNumInterfaces > 0 && cfg->interface[0].num_altsetting > 0) {
+		*cls = cfg->interface[0].altsetting[0].bInterfaceClass;
+		*subcls = cfg->interface[0].altsetting[0].bInterfaceSubClass;
+	}
+	libusb_free_config_descriptor(cfg);
+}
+
+/* What can be read off dev without opening it. */
+static int read_facts(libusb_device *dev, struct usb_host_found *f)
+{
+	struct libusb_device_descriptor dd;
+	int n = libusb_get_device_descriptor(dev, &dd);
+	const struct usb_id *id;
+
+	memset(f, 0, sizeof(*f));
+	if (n < 0)
+		return errno_of(n);
+	f->facts.vid = dd.idVendor;
+	f->facts.pid = dd.idProduct;
+	f->facts.bus = libusb_get_bus_number(dev);
+	f->facts.address = libusb_get_device_address(dev);
+	n = libusb_get_port_numbers(dev, f->facts.ports, USB_NAME_PORTS_MAX);
+	f->facts.nports = n > 0 ? (size_t)n : 0;
+	usb_port_path_text(f->facts.bus, f->facts.ports, f->facts.nports, f->port, sizeof(f->port));
+	snprintf(f->path, sizeof(f->path), "/dev/bus/usb/%03u/%03u", f->facts.bus,
+		 f->facts.address);
+	first_interface_class(dev, &f->iface_class, &f->iface_subclass);
+	f->family = usb_family_match(f->facts.vid, f->facts.pid, f->iface_class,
+				     f->iface_subclass, &id);
+	f->facts.irda = f->family != NULL;
+	f->kernel_driver = -EACCES;
+	return 0;
+}
+
+/* What needs the device open: its serial number and whether a kernel
+ * driver holds its first interface.  Best effort: left unknown where
+ * the device cannot be opened. */
+static void read_open_facts(libusb_device *dev, uint8_t serial_index, struct usb_host_found *f)
+{
+	libusb_device_handle *h;
+	int r = libusb_open(dev, &h);
+
+	if (r < 0) {
+		f->kernel_driver = errno_of(r);
+		return;
+	}
+	if (serial_index &&
+	    libusb_get_string_descriptor_ascii(h, serial_index, (unsigned char *)f->serial,
+					       (int)sizeof(f->serial)) > 0)
+		f->facts.serial = f->serial;
+	r = libusb_kernel_driver_active(h, 0);
+	f->kernel_driver = r < 0 ? errno_of(r) : r;
+	libusb_close(h);
+}
+
+static uint8_t serial_index_of(libusb_device *dev)
+{
+	struct libusb_device_descriptor dd;
+
+	return libusb_get_device_descriptor(dev, &dd) < 0 ? 0 : dd.iSerialNumber;
+}
+
+int usb_host_list(struct usb_host_ctx *c, bool irda_only, struct usb_host_found *out, size_t cap,
+		  size_t *n)
+{
+	libusb_device **list;
+	ssize_t count = libusb_get_device_list(c->usb, &list);
+
+	*n = 0;
+	if (count < 0)
+		return errno_of((int)count);
+	for (ssize_t i = 0; i < count; i++) {
+		struct usb_host_found f;
+
+		if (read_facts(list[i], &f) < 0 || (irda_only && !f.facts.irda))
+			continue;
+		if (*n < cap) {
+			read_open_facts(list[i], serial_index_of(list[i]), &f);
+			out[*n] = f;
+			if (f.facts.serial)
+				out[*n].facts.serial = out[*n].serial;
+		}
+		(*n)++;
+	}
+	libusb_free_device_list(list, 1);
+	return 0;
+}
+
 static bool device_matches(libusb_device *dev, const struct usb_host_open_args *a)
 {
 	struct libusb_device_descriptor dd;
 
+	if (a->name) {
+		struct usb_host_found f;
+
+		if (read_facts(dev, &f) < 0)
+			return false;
+		if (a->name->kind == USB_NAME_SERIAL)
+			read_open_facts(dev, serial_index_of(dev), &f);
+		return usb_name_matches(a->name, &f.facts);
+	}
 	if (a->bus > 0)
 		return libusb_get_bus_number(dev) == a->bus &&
 		       libusb_get_device_address(dev) == a->address;
@@ -636,7 +742,7 @@ int usb_host_open(struct usb_host_ctx *c, const struct usb_host_open_args *a,
 	eloop_timer_init(&d->drain, on_drain, d);
 	r = open_device(d, a);
 	if (r < 0) {
-		log_msg(c->log, LOG_LEVEL_ERROR, "usb: open: %s", strerror(-r));
+		log_msg(c->log, LOG_LEVEL_DEBUG, "usb: open: %s", strerror(-r));
 		/* nothing was submitted if the core never started; if it
 		 * did, usb_dongle_open failed before submitting */
 		usb_host_free(d);
@@ -698,6 +804,19 @@ void usb_host_free(struct usb_host_dev *d)
 		d->c->n_devs--;
 	if (!d->in_flight)
 		free(d);
+}
+
+int usb_host_describe(const struct usb_host_dev *d, struct usb_host_found *out)
+{
+	int r;
+
+	if (!d->h)
+		return -ENODEV;
+	r = read_facts(libusb_get_device(d->h), out);
+	if (r == 0 && d->core)
+		out->family = d->core->family;
+	out->kernel_driver = d->detached;
+	return r;
 }
 
 const struct usb_endpoints *usb_host_endpoints(const struct usb_host_dev *d)

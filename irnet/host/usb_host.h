@@ -34,6 +34,7 @@
 #include "eloop.h"
 #include "log.h"
 #include "usb_dongle.h"
+#include "usb_name.h"
 
 struct libusb_context;
 struct libusb_device;
@@ -60,6 +61,7 @@ struct usb_host_up {
  * device's IDs or interface class. */
 struct usb_host_open_args {
 	struct libusb_device *device;	/* if set, used as is */
+	const struct usb_name *name;	/* if set (and no device): the first it names */
 	int bus, address;		/* if > 0 (and no device) */
 	uint16_t vid, pid;		/* otherwise the first with these IDs */
 	const struct usb_family *family;
@@ -67,9 +69,30 @@ struct usb_host_open_args {
 	struct usb_host_up up;
 };
 
+/* One device present, as a listing shows it. */
+struct usb_host_found {
+	struct usb_dev_facts facts;
+	char serial[USB_NAME_SERIAL_MAX];	/* "" if none or unreadable */
+	char path[32];			/* /dev/bus/usb/BBB/DDD */
+	char port[32];			/* 1-1.4, "" if unknown */
+	const struct usb_family *family;	/* NULL: no family drives it */
+	uint8_t iface_class, iface_subclass;	/* of its first interface */
+	/* 1: a kernel driver holds its interface, 0: none, -errno: could
+	 * not be told (-EACCES: no permission to open it) */
+	int kernel_driver;
+};
+
+/* Every USB device present (irda_only: only those a family drives), at
+ * most cap in out; *n gets how many there are.  The serial number and
+ * the kernel driver need the device opened: they are read where it can
+ * be.  Returns 0 or -errno. */
+int usb_host_list(struct usb_host_ctx *c, bool irda_only, struct usb_host_found *out, size_t cap,
+		  size_t *n);
+
 /* Opens, claims and creates the core, then starts its open sequence
  * (OPENED when done).  Returns 0 or -errno (-ENODEV: no such device,
- * -ENOTSUP: no family drives it, -ENOENT: no bulk endpoints). */
+ * -ENOTSUP: no family drives it, -ENOENT: no bulk endpoints, -EACCES,
+ * -EBUSY: another program has it). */
 int usb_host_open(struct usb_host_ctx *c, const struct usb_host_open_args *a,
 		  struct usb_host_dev **out);
 bool usb_host_can_send(const struct usb_host_dev *d);
@@ -80,6 +103,10 @@ int usb_host_set_speed(struct usb_host_dev *d, uint32_t baud);
 int usb_host_close(struct usb_host_dev *d);
 /* After CLOSED (or to abandon a device that never opened). */
 void usb_host_free(struct usb_host_dev *d);
+/* The open device as a listing shows it (its family the one driving it;
+ * kernel_driver 1 if we detached one, to give back at close; no serial
+ * number).  0, or -ENODEV once its handle is closed. */
+int usb_host_describe(const struct usb_host_dev *d, struct usb_host_found *out);
 const struct usb_endpoints *usb_host_endpoints(const struct usb_host_dev *d);
 /* Transfers submitted to libusb and not yet completed. */
 unsigned usb_host_in_flight(const struct usb_host_dev *d);

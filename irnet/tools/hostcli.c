@@ -16,6 +16,7 @@
 #include "irnet_client.h"
 #include "pcap_file.h"
 #include "privdrop.h"
+#include "qos.h"
 #include "station.h"
 
 void hostcli_init(struct hostcli *h, const char *prog, const char *nickname)
@@ -209,16 +210,49 @@ static int give_lock(struct hostcli *h)
 	return 0;
 }
 
-int hostcli_start(struct hostcli *h, struct stack_config *cfg)
+/* The SIR rates: what a USB dongle is driven at until the stack frames
+ * MIR and FIR (the high-speed issue). */
+#define USB_SIR_BAUD_BITS 0x003Fu
+
+/* -D usb...: the dongle opened and at 9600, the station's QoS what its
+ * chip does, the turnaround the chip's unless one was given. */
+static int open_usb(struct hostcli *h, struct stack_config *cfg)
+{
+	const struct usb_line_info *info;
+	struct station_config *sc = &cfg->station;
+	char err[400], said[16];
+	int r;
+
+	if (strcmp(h->dongle, "none") != 0) {
+		fprintf(stderr, "%s: --dongle %s: a USB dongle (%s) needs none: its chip is the "
+			"transceiver\n", h->prog, h->dongle, h->device);
+		return HOSTCLI_EXIT_USAGE;
+	}
+	r = usb_line_open(h->loop, h->device, &h->log, &h->usb, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", h->prog, err);
+		return r == -EINVAL || r == -ENODEV ? HOSTCLI_EXIT_USAGE : HOSTCLI_EXIT_JOB;
+	}
+	info = usb_line_info(h->usb);
+	cfg->framed = usb_line_framed(h->usb);
+	sc->lap.qos.baud &= (uint16_t)(info->baud_bits & USB_SIR_BAUD_BITS);
+	sc->lap.qos.baud |= 0x0002u; /* 9600 */
+	if (h->min_tat_us == STATION_MIN_TAT_DONGLE && info->min_tat_bits)
+		(void)station_config_set_min_tat(
+			sc, qos_min_tat_us_of_bit(qos_msb(info->min_tat_bits)));
+	hostcli_tat_text(station_config_min_tat_us(sc), said, sizeof(said));
+	snprintf(h->min_tat_said, sizeof(h->min_tat_said), "%s (%s)", said,
+		 h->min_tat_us == STATION_MIN_TAT_DONGLE ? info->family : h->min_tat_given_as);
+	log_msg(&h->log, LOG_LEVEL_INFO, "%s: min turnaround %s", h->device, h->min_tat_said);
+	return 0;
+}
+
+static int open_serial(struct hostcli *h, struct stack_config *cfg)
 {
 	struct serial_config ser;
 	char err[400];
 	int r;
 
-	h->log.max = h->verbose >= 2 ? LOG_LEVEL_DEBUG :
-		     h->verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARNING;
-	if (station_setup(h, cfg) < 0)
-		return HOSTCLI_EXIT_USAGE;
 	serial_config_init(&ser);
 	ser.lock_dir = h->lock_dir;
 	ser.log = &h->log;
@@ -227,8 +261,27 @@ int hostcli_start(struct hostcli *h, struct stack_config *cfg)
 		fprintf(stderr, "%s: %s\n", h->prog, err);
 		return r == -ENOENT || r == -ENOTTY ? HOSTCLI_EXIT_USAGE : HOSTCLI_EXIT_JOB;
 	}
-	if (choose_min_tat(h, &cfg->station) < 0)
+	return choose_min_tat(h, &cfg->station) < 0 ? HOSTCLI_EXIT_JOB : 0;
+}
+
+int hostcli_start(struct hostcli *h, struct stack_config *cfg)
+{
+	char err[400];
+	int r;
+
+	h->log.max = h->verbose >= 2 ? LOG_LEVEL_DEBUG :
+		     h->verbose ? LOG_LEVEL_INFO : LOG_LEVEL_WARNING;
+	if (station_setup(h, cfg) < 0)
+		return HOSTCLI_EXIT_USAGE;
+	h->loop = eloop_new(&h->log);
+	if (!h->loop || eloop_add_signal(h->loop, SIGINT, on_signal, h) < 0 ||
+	    eloop_add_signal(h->loop, SIGTERM, on_signal, h) < 0) {
+		fprintf(stderr, "%s: event loop: %s\n", h->prog, strerror(errno));
 		return HOSTCLI_EXIT_JOB;
+	}
+	r = usb_line_is_usb_name(h->device) ? open_usb(h, cfg) : open_serial(h, cfg);
+	if (r)
+		return r;
 	if (h->pcap_path) {
 		h->pcap_file = fopen(h->pcap_path, "wb");
 		if (!h->pcap_file || pcap_writer_init(&h->pcap, pcap_file_sink, h->pcap_file, 0) < 0) {
@@ -237,15 +290,9 @@ int hostcli_start(struct hostcli *h, struct stack_config *cfg)
 		}
 		cfg->station.pcap = &h->pcap;
 	}
-	h->loop = eloop_new(&h->log);
-	if (!h->loop || eloop_add_signal(h->loop, SIGINT, on_signal, h) < 0 ||
-	    eloop_add_signal(h->loop, SIGTERM, on_signal, h) < 0) {
-		fprintf(stderr, "%s: event loop: %s\n", h->prog, strerror(errno));
-		return HOSTCLI_EXIT_JOB;
-	}
 	if (h->before_drop && (r = h->before_drop(h, h->before_drop_ctx)) != 0)
 		return r;
-	if (geteuid() == 0 && give_lock(h) < 0)
+	if (geteuid() == 0 && h->port && give_lock(h) < 0)
 		return HOSTCLI_EXIT_JOB;
 	if (privdrop_user(h->user, &h->log, err, sizeof(err)) < 0 ||
 	    (h->seccomp && privdrop_seccomp_with(&h->log, h->seccomp_extra, h->nseccomp_extra, err,
@@ -260,6 +307,8 @@ int hostcli_finish(struct hostcli *h, int rc)
 {
 	port_close(h->port);
 	h->port = NULL;
+	usb_line_close(h->usb);
+	h->usb = NULL;
 	if (h->loop)
 		eloop_free(h->loop);
 	h->loop = NULL;

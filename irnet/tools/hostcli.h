@@ -38,6 +38,7 @@
 #include "pcap.h"
 #include "serial.h"
 #include "stack.h"
+#include "usb_line.h"
 
 #define HOSTCLI_EXIT_JOB 1
 #define HOSTCLI_EXIT_USAGE 2
@@ -78,6 +79,9 @@ struct hostcli {
 	/* what hostcli_start() made; hostcli_finish() undoes it */
 	struct logger log;
 	struct port *port;
+	/* A USB dongle instead of the port (-D usb...): cfg->framed is its
+	 * line.  port is NULL then. */
+	struct usb_line *usb;
 	struct eloop *loop;
 	FILE *pcap_file;
 	struct pcap_writer pcap;
@@ -120,6 +124,10 @@ void hostcli_usage(FILE *f);
  * turnaround is the one given (--min-turnaround); else, on a pty that
  * irwire marked, the one irwire names (serial_irwire_min_tat); else the
  * dongle's.  It is logged at info level and kept in min_tat_said.
+ * A device named as usb_name.h says ("usb", "usb:1-1", ...) is a USB
+ * dongle: it is opened and brought up (usb_line.h) instead, cfg->framed
+ * set to its line, the QoS cut to what the chip does at SIR and the
+ * turnaround the chip's; --dongle does not apply.
  * Returns 0, or the exit code after saying why on stderr; call
  * hostcli_finish() either way. */
 int hostcli_start(struct hostcli *h, struct stack_config *cfg);

@@ -9,7 +9,8 @@ irnet_usb_libirnet_usb_la_CPPFLAGS = -include $(top_builddir)/config.h \
 irnet_usb_libirnet_usb_la_SOURCES = \
 	irnet/usb/usb_dongle.c irnet/usb/usb_dongle.h \
 	irnet/usb/mcs7780.c irnet/usb/mcs7780.h \
-	irnet/usb/irda_class.c irnet/usb/irda_class.h
+	irnet/usb/irda_class.c irnet/usb/irda_class.h \
+	irnet/usb/usb_name.c irnet/usb/usb_name.h
 irnet_libirnet_la_LIBADD += irnet/usb/libirnet_usb.la
 
 USB_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
@@ -37,3 +38,9 @@ tests_fuzz_fuzz_usb_irda_class_SOURCES = tests/fuzz/fuzz_usb_irda_class.c
 tests_fuzz_fuzz_usb_irda_class_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_fuzz_fuzz_usb_irda_class_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_usb_irda_class_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
+UNIT_TESTS += tests/unit/test_usb_name
+tests_unit_test_usb_name_SOURCES = tests/unit/test_usb_name.c
+tests_unit_test_usb_name_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_name_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_name_LDADD = irnet/libirnet.la $(UNIT_LIBS)
