@@ -15,6 +15,7 @@
 #include "dongle.h"
 #include "irdad_config.h"
 #include "station.h"
+#include "usb_name.h"
 
 _Static_assert(IRDAD_MIN_TAT_DONGLE == STATION_MIN_TAT_DONGLE,
 	       "min_tat_us goes to station_config_init() as it is");
@@ -185,8 +186,21 @@ typedef bool (*key_fn)(struct irdad_config *cfg, const struct tok *v, struct why
 
 static bool set_device(struct irdad_config *cfg, const struct tok *v, struct why *w)
 {
+	char name[IRDAD_PATH_MAX], why[300];
+	struct usb_name usb;
+
+	if (v->len >= 3 && memcmp(v->s, "usb", 3) == 0 && v->len < sizeof(name)) {
+		set_field(name, sizeof(name), v->s, v->len);
+		if (usb_name_is_usb(name)) {
+			if (usb_name_parse(name, &usb, why, sizeof(why)) < 0)
+				return bad(w, "%s", why);
+			set_field(cfg->device, sizeof(cfg->device), v->s, v->len);
+			return true;
+		}
+	}
 	if (!absolute_path(cfg->device, sizeof(cfg->device), v, w))
-		return bad(w, "expected the serial port's absolute path (/dev/ttyS0)");
+		return bad(w, "expected the serial port's absolute path (/dev/ttyS0) or a USB "
+			   "dongle (usb, usb:VID:PID, usb:BUS-PORT, usb:serial=S)");
 	return true;
 }
 

@@ -138,7 +138,7 @@ struct irdad_endpoint {
  * field.  "" means none for lock_dir and pcap.
  */
 struct irdad_config {
-	char device[IRDAD_PATH_MAX];            /* required, absolute */
+	char device[IRDAD_PATH_MAX];            /* required: absolute, or usb[:...] */
 	char dongle[IRDAD_DONGLE_SPEC_MAX + 1]; /* dongle_init() spec */
 	uint32_t speed;                         /* highest rate offered */
 	long min_tat_us;                        /* IRDAD_MIN_TAT_DONGLE, 0..10000 */

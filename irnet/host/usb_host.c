@@ -22,6 +22,12 @@ struct usb_host_ctx {
 	libusb_context *usb;
 	struct eloop_timer usb_timeout;	/* libusb's own next timeout */
 	unsigned n_devs;
+	/* usb_host_watch_arrivals */
+	bool watching;
+	libusb_hotplug_callback_handle hotplug;
+	void (*arrived)(void *ctx);
+	void *arrived_ctx;
+	struct eloop_timer arrival;
 };
 
 /* One core tag's transfer.  A clear-halt or a failed submit has no
@@ -161,6 +167,52 @@ static int watch_existing_fds(struct usb_host_ctx *c)
 	return 0;
 }
 
+static void on_arrival_timer(struct eloop *loop, void *ctx)
+{
+	struct usb_host_ctx *c = ctx;
+
+	(void)loop;
+	if (c->arrived)
+		c->arrived(c->arrived_ctx);
+}
+
+/* Inside libusb's event handling: only note it. */
+static int LIBUSB_CALL on_hotplug(libusb_context *usb, libusb_device *dev,
+				  libusb_hotplug_event ev, void *ctx)
+{
+	struct usb_host_ctx *c = ctx;
+
+	(void)usb;
+	(void)dev;
+	(void)ev;
+	eloop_timer_arm_in(c->loop, &c->arrival, 0);
+	return 0;	/* stay registered */
+}
+
+int usb_host_watch_arrivals(struct usb_host_ctx *c, void (*arrived)(void *ctx), void *ctx)
+{
+	int r;
+
+	if (c->watching) {
+		libusb_hotplug_deregister_callback(c->usb, c->hotplug);
+		c->watching = false;
+	}
+	eloop_timer_cancel(c->loop, &c->arrival);
+	c->arrived = arrived;
+	c->arrived_ctx = ctx;
+	if (!arrived)
+		return 0;
+	if (!libusb_has_capability(LIBUSB_CAP_HAS_HOTPLUG))
+		return -ENOTSUP;
+	r = libusb_hotplug_register_callback(c->usb, LIBUSB_HOTPLUG_EVENT_DEVICE_ARRIVED, 0,
+					     LIBUSB_HOTPLUG_MATCH_ANY, LIBUSB_HOTPLUG_MATCH_ANY,
+					     LIBUSB_HOTPLUG_MATCH_ANY, on_hotplug, c, &c->hotplug);
+	if (r < 0)
+		return errno_of(r);
+	c->watching = true;
+	return 0;
+}
+
 int usb_host_ctx_new(struct eloop *loop, const struct logger *log, struct usb_host_ctx **out)
 {
 	struct usb_host_ctx *c = calloc(1, sizeof(*c));
@@ -171,6 +223,7 @@ int usb_host_ctx_new(struct eloop *loop, const struct logger *log, struct usb_ho
 	c->loop = loop;
 	c->log = log;
 	eloop_timer_init(&c->usb_timeout, on_usb_timeout, c);
+	eloop_timer_init(&c->arrival, on_arrival_timer, c);
 	r = libusb_init(&c->usb);
 	if (r < 0) {
 		log_msg(log, LOG_LEVEL_ERROR, "usb: libusb_init: %s", libusb_error_name(r));
@@ -205,6 +258,7 @@ void usb_host_ctx_free(struct usb_host_ctx *c)
 		return;
 	/* libusb_exit would call the removal notifier: drop it first and
 	 * unregister the fds ourselves */
+	usb_host_watch_arrivals(c, NULL, NULL);
 	libusb_set_pollfd_notifiers(c->usb, NULL, NULL, NULL);
 	unwatch_all_fds(c);
 	eloop_timer_cancel(c->loop, &c->usb_timeout);

@@ -89,6 +89,12 @@ struct usb_host_found {
 int usb_host_list(struct usb_host_ctx *c, bool irda_only, struct usb_host_found *out, size_t cap,
 		  size_t *n);
 
+/* Calls arrived(ctx) from the loop (a zero-delay timer, never inside
+ * libusb) after any USB device appears, through libusb's hotplug events.
+ * One watch per context; arrived NULL ends it.  Returns 0, or -ENOTSUP
+ * where libusb has no hotplug (the caller polls). */
+int usb_host_watch_arrivals(struct usb_host_ctx *c, void (*arrived)(void *ctx), void *ctx);
+
 /* Opens, claims and creates the core, then starts its open sequence
  * (OPENED when done).  Returns 0 or -errno (-ENODEV: no such device,
  * -ENOTSUP: no family drives it, -ENOENT: no bulk endpoints, -EACCES,

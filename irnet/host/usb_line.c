@@ -45,6 +45,7 @@ struct usb_line {
 	uint32_t queued_baud;	/* the speed once the queue has run */
 	bool speed_pending;	/* a switch handed to the dongle, not yet done */
 	bool opened, closed, failed;
+	bool leaked;		/* a dongle's transfers never came back */
 	int open_err;
 };
 
@@ -245,11 +246,36 @@ static void fill_info(struct usb_line *l)
 	}
 }
 
+static bool run_until(struct usb_line *l, bool (*done)(const struct usb_line *), uint64_t us);
+static bool line_closed(const struct usb_line *l);
+
+/* Closes the dongle (if open) and waits for its transfers; a dongle
+ * whose transfers never come back is left allocated (their memory must
+ * outlive them) and forgotten. */
+static void release_dongle(struct usb_line *l)
+{
+	l->opened = false;
+	l->q_len = 0;
+	if (!l->dev)
+		return;
+	if (!l->closed && usb_host_close(l->dev) == 0 &&
+	    !run_until(l, line_closed, CLOSE_WAIT_US)) {
+		log_msg(l->log, LOG_LEVEL_WARNING, "%s: the dongle's transfers did not all come "
+			"back at close", l->name);
+		l->dev = NULL;
+		l->leaked = true;
+		return;
+	}
+	usb_host_free(l->dev);
+	l->dev = NULL;
+}
+
 static void line_free(struct usb_line *l)
 {
-	if (l->dev)
-		usb_host_free(l->dev);
-	usb_host_ctx_free(l->ctx);
+	release_dongle(l);
+	/* a context with a device still in flight cannot be ended */
+	if (!l->leaked)
+		usb_host_ctx_free(l->ctx);
 	for (size_t i = 0; i < QUEUE_LEN; i++)
 		free(l->q[i].data);
 	free(l);
@@ -296,6 +322,38 @@ static bool queue_empty(const struct usb_line *l)
 }
 static bool line_closed(const struct usb_line *l) { return l->closed; }
 
+/* Opens the dongle l->name names and runs its init sequence.  0, or
+ * -errno with the message in err (nothing left open). */
+static int open_dongle(struct usb_line *l, char *err, size_t errlen)
+{
+	struct usb_name n;
+	int r = usb_name_parse(l->name, &n, err, errlen);
+
+	if (r < 0)
+		return r;
+	l->opened = l->closed = l->failed = false;
+	l->speed_pending = false;
+	l->q_len = 0;
+	l->open_err = 0;
+	r = usb_host_open(l->ctx, &(struct usb_host_open_args){
+		.name = &n, .up = { on_frame, on_event, l } }, &l->dev);
+	if (r == 0 && !run_until(l, open_ended, USB_LINE_OPEN_TIMEOUT_US))
+		r = -ETIMEDOUT;
+	if (r == 0 && l->failed)
+		r = l->open_err;
+	if (r < 0) {
+		say_open_error(l->name, r, err, errlen);
+		release_dongle(l);
+		return r;
+	}
+	l->queued_baud = 9600;
+	fill_info(l);
+	log_msg(l->log, LOG_LEVEL_INFO, "%s: %s %04x:%04x (%s) in port %s, at 9600 bps", l->name,
+		l->info.path, l->info.vid, l->info.pid, l->info.chip ? l->info.chip : "?",
+		l->info.port[0] ? l->info.port : "?");
+	return 0;
+}
+
 int usb_line_open(struct eloop *loop, const char *name, const struct logger *log,
 		  struct usb_line **out, char *err, size_t errlen)
 {
@@ -313,30 +371,40 @@ int usb_line_open(struct eloop *loop, const char *name, const struct logger *log
 		return -ENOMEM;
 	}
 	r = usb_host_ctx_new(loop, log, &l->ctx);
-	if (r == 0)
-		r = usb_host_open(l->ctx, &(struct usb_host_open_args){
-			.name = &n, .up = { on_frame, on_event, l } }, &l->dev);
-	if (r == 0 && !run_until(l, open_ended, USB_LINE_OPEN_TIMEOUT_US))
-		r = -ETIMEDOUT;
-	if (r == 0 && l->failed)
-		r = l->open_err;
 	if (r < 0) {
-		say_open_error(name, r, err, errlen);
-		if (l->dev && usb_host_close(l->dev) == 0)
-			run_until(l, line_closed, CLOSE_WAIT_US);
+		snprintf(err, errlen, "%s: libusb: %s", name, strerror(-r));
 		line_free(l);
 		return r;
 	}
-	l->queued_baud = 9600;
-	l->failed = false;
-	fill_info(l);
 	l->framed = (struct station_frame_line){ .send = line_send, .set_speed = line_set_speed,
 						 .bind = line_bind, .ctx = l, .name = l->name };
-	log_msg(log, LOG_LEVEL_INFO, "%s: %s %04x:%04x (%s) in port %s, at 9600 bps", name,
-		l->info.path, l->info.vid, l->info.pid, l->info.chip ? l->info.chip : "?",
-		l->info.port[0] ? l->info.port : "?");
+	r = open_dongle(l, err, errlen);
+	if (r < 0) {
+		line_free(l);
+		return r;
+	}
 	*out = l;
 	return 0;
+}
+
+int usb_line_reopen(struct usb_line *l, char *err, size_t errlen)
+{
+	if (l->dev) {
+		snprintf(err, errlen, "%s: still open", l->name);
+		return -EBUSY;
+	}
+	return open_dongle(l, err, errlen);
+}
+
+void usb_line_release(struct usb_line *l)
+{
+	release_dongle(l);
+	memset(&l->info, 0, sizeof(l->info));
+}
+
+int usb_line_watch(struct usb_line *l, void (*arrived)(void *ctx), void *ctx)
+{
+	return usb_host_watch_arrivals(l->ctx, arrived, ctx);
 }
 
 bool usb_line_is_usb_name(const char *name) { return usb_name_is_usb(name); }
@@ -352,16 +420,10 @@ void usb_line_close(struct usb_line *l)
 	if (!l)
 		return;
 	l->st = NULL;
-	if (!run_until(l, queue_empty, CLOSE_FLUSH_US))
+	if (l->dev && !run_until(l, queue_empty, CLOSE_FLUSH_US))
 		log_msg(l->log, LOG_LEVEL_WARNING, "%s: %zu frames not sent at close", l->name,
 			l->q_len);
-	if (usb_host_close(l->dev) == 0 && !run_until(l, line_closed, CLOSE_WAIT_US))
-		log_msg(l->log, LOG_LEVEL_WARNING, "%s: the dongle's transfers did not all come "
-			"back at close", l->name);
-	if (!l->closed) {
-		/* its transfers' memory must outlive them: leave it */
-		return;
-	}
+	usb_line_watch(l, NULL, NULL);
 	line_free(l);
 }
 

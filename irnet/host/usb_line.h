@@ -58,6 +58,18 @@ bool usb_line_is_usb_name(const char *name);
  * -ETIMEDOUT (the init sequence never ended). */
 int usb_line_open(struct eloop *loop, const char *name, const struct logger *log,
 		  struct usb_line **out, char *err, size_t errlen);
+/* After the dongle went away (the station detached): closes what is
+ * left of it; the line keeps its name and its libusb context. */
+void usb_line_release(struct usb_line *l);
+/* Opens the dongle the line's name names again, as usb_line_open did
+ * (the station is attached again by the caller).  0, or -errno as
+ * usb_line_open's, with a message in err. */
+int usb_line_reopen(struct usb_line *l, char *err, size_t errlen);
+/* Calls arrived(ctx) from the loop whenever a USB device appears (libusb
+ * hotplug), to try usb_line_reopen; arrived NULL ends it.  0, or
+ * -ENOTSUP without hotplug (the caller retries on a timer). */
+int usb_line_watch(struct usb_line *l, void (*arrived)(void *ctx), void *ctx);
+
 /* The line to give station_new_framed (or stack_config.framed). */
 const struct station_frame_line *usb_line_framed(struct usb_line *l);
 /* Where received frames and the dongle's news go from now on. */

@@ -63,6 +63,7 @@
 #define OPT_SERVICE 0x306
 #define OPT_WIRE 0x307
 #define OPT_CONNECT_TIMEOUT 0x308
+#define OPT_LIST_DEVICES 0x309
 
 struct irdad {
 	struct irdad_config cfg;
@@ -100,6 +101,7 @@ struct irdad {
 	char port_why[400];
 	char resolved[PATH_MAX];      /* where the device led when last open */
 	bool port_gone;
+	bool usb_watching;            /* a USB dongle's return is a hotplug event */
 	int said_err;                 /* the reopen's failure last logged (-errno), 0: none */
 	struct eloop_timer port_retry; /* a reopen that failed for another reason than absence */
 	uint64_t retry_us;
@@ -140,7 +142,8 @@ static void usage(FILE *f)
 	      "The IrDA daemon of one serial port: runs the stack and serves the local API.\n"
 	      "  -c, --config FILE     irdad.conf(5); default /etc/irnet/PORT.conf, else\n"
 	      "                        /etc/irnet/irdad.conf, else none\n"
-	      "  -D, --device DEVICE   the serial port (or pty)\n"
+	      "  -D, --device DEVICE   the serial port (or pty), or a USB dongle: usb (the\n"
+	      "                        first), usb:VID:PID, usb:BUS-PORT, usb:serial=S\n"
 	      "  --check               print the configuration as it would run, and exit\n"
 	      "  --stdio               one connection on standard input and output, then exit\n"
 	      "                        (for pppd's pty option and the irnet.so plugin)\n"
@@ -157,6 +160,8 @@ static void usage(FILE *f)
 	      "  --connect-timeout S   --stdio, calling: keep looking for the peer for S\n"
 	      "                        seconds, then fail (default: 3 discoveries; IrNET\n"
 	      "                        also gives up at 20 s)\n"
+	      "  --list-devices[=all]  list the USB IrDA dongles present (=all: every USB\n"
+	      "                        device) with the usb:PORT names -D takes, and exit\n"
 	      "  --no-seccomp          do not install the system-call allow-list\n"
 	      "  -v, --verbose         log-level info (twice: debug)\n"
 	      "Every key of irdad.conf(5) is also an option that overrides the file:\n"
@@ -215,6 +220,7 @@ static void build_options(struct option *lo)
 	lo[n++] = (struct option){ "service", required_argument, NULL, OPT_SERVICE };
 	lo[n++] = (struct option){ "wire", required_argument, NULL, OPT_WIRE };
 	lo[n++] = (struct option){ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT };
+	lo[n++] = (struct option){ "list-devices", optional_argument, NULL, OPT_LIST_DEVICES };
 	lo[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
@@ -311,10 +317,66 @@ static int parse_timeout(const char *arg, unsigned *seconds)
 	return 0;
 }
 
+/* The highest speed of a QoS baud field, in words. */
+static void top_speed_text(uint16_t bits, char *buf, size_t cap)
+{
+	static const uint32_t baud[] = { 2400, 9600, 19200, 38400, 57600, 115200,
+					 576000, 1152000, 4000000 };
+	uint32_t top = 0;
+
+	for (size_t i = 0; i < sizeof(baud) / sizeof(baud[0]); i++)
+		if (bits & (1u << i))
+			top = baud[i];
+	if (top >= 1000000)
+		snprintf(buf, cap, "up to %u.%03u Mbit/s", top / 1000000, top / 1000 % 1000);
+	else
+		snprintf(buf, cap, "up to %u bit/s", top);
+}
+
+/* --list-devices: the USB IrDA dongles present (all: every USB device). */
+static int list_devices(bool all)
+{
+	struct usb_line_listing found[64];
+	struct eloop *loop = eloop_new(NULL);
+	char err[200], speeds[40];
+	size_t n = 0;
+	int r;
+
+	if (!loop) {
+		fprintf(stderr, "irdad: out of memory\n");
+		return EXIT_JOB;
+	}
+	r = usb_line_list(loop, all, found, sizeof(found) / sizeof(found[0]), &n, err,
+			  sizeof(err));
+	eloop_free(loop);
+	if (r < 0) {
+		fprintf(stderr, "irdad: --list-devices: %s\n", err);
+		return EXIT_JOB;
+	}
+	if (n == 0)
+		printf("no USB IrDA dongle present%s\n", all ? " (and no USB device)" : "");
+	for (size_t i = 0; i < n && i < sizeof(found) / sizeof(found[0]); i++) {
+		const struct usb_line_listing *f = &found[i];
+
+		top_speed_text(f->baud_bits, speeds, sizeof(speeds));
+		if (f->family)
+			printf("usb:%-10s %s  %04x:%04x  %s (%s), %s", f->port[0] ? f->port : "?",
+			       f->path, f->vid, f->pid, f->family, f->chip, speeds);
+		else
+			printf("usb:%-10s %s  %04x:%04x  not an IrDA dongle", f->port[0] ? f->port : "?",
+			       f->path, f->vid, f->pid);
+		printf("%s\n", f->kernel_driver == 1 ? ", held by a kernel driver (irdad detaches it)" :
+		       f->kernel_driver == 0 ? ", free" : ", not openable by this user");
+		if (f->serial[0])
+			printf("    serial %s (usb:serial=%s)\n", f->serial, f->serial);
+	}
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct irdad *d)
 {
-	/* the keys, 12 options, the terminator */
-	struct option lo[IRDAD_KEY_COUNT + 13];
+	/* the keys, 13 options, the terminator */
+	struct option lo[IRDAD_KEY_COUNT + 14];
 	const char *device = NULL;
 	int c;
 
@@ -345,6 +407,13 @@ static int parse(int argc, char **argv, struct irdad *d)
 				break;
 			case OPT_CONNECT_TIMEOUT: rc = parse_timeout(optarg, &d->connect_timeout_s); break;
 			case 'v': d->verbose++; break;
+			case OPT_LIST_DEVICES:
+				if (optarg && strcmp(optarg, "all") != 0) {
+					fprintf(stderr, "irdad: --list-devices=%s: only =all "
+						"(every USB device) is known\n", optarg);
+					return -1;
+				}
+				exit(list_devices(optarg != NULL));
 			case 'h': usage(stdout); exit(0);
 			default:
 				usage(stderr);
@@ -828,7 +897,7 @@ static void reopen_failed(struct irdad *d, int r, const char *err)
 			err, why, d->cfg.device,
 			lost ? "restart irdad as root (a new opener then reopens the port)" :
 			       "start irdad as root (its opener then reopens the port)");
-	} else if (r != d->said_err && r != -ENOENT) {
+	} else if (r != d->said_err && r != -ENOENT && r != -ENODEV) {
 		log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is there but cannot be reopened (%s): "
 			"trying again", d->cfg.device, err);
 	} else {
@@ -857,6 +926,54 @@ static void reopen_reset(struct irdad *d)
 /* The path watch says a watched name appeared or changed, or the retry
  * timer ran out: try the port with the settings of the start (the lock,
  * the speed the station sets, the dongle's power-on script). */
+/* The port (or the USB dongle) is open again and the station has it:
+ * the services resume. */
+static void port_back(struct irdad *d)
+{
+	d->port_gone = false;
+	reopen_reset(d);
+	if (d->ar)
+		api_requests_port_state(d->ar, false, NULL);
+	d->replugs++;
+	if (d->h.usb) {
+		const struct usb_line_info *in = usb_line_info(d->h.usb);
+		snprintf(d->resolved, sizeof(d->resolved), "%s in port %s", in->path,
+			 in->port[0] ? in->port : "?");
+	} else {
+		path_watch_stop(d->watch);
+		remember_resolved(d);
+	}
+	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is back (%s): reopened, dongle %s powered, "
+		"services resumed (unplugged %llu times, back %llu)", d->cfg.device,
+		d->resolved[0] ? d->resolved : "?", d->h.usb ? "USB" : d->cfg.dongle,
+		(unsigned long long)d->unplugs, (unsigned long long)d->replugs);
+	for (size_t i = 0; i < d->nircomm; i++)
+		ircomm_pty_port_back(d->ircomm[i]);
+	for (size_t i = 0; i < d->nirnet; i++)
+		irnet_ep_port_back(d->irnet[i]);
+	stack_sync(d->stk);
+}
+
+/* A USB device appeared, or the retry timer ran out: the dongle again? */
+static void usb_reopen(struct irdad *d)
+{
+	char err[400];
+	int r = usb_line_reopen(d->h.usb, err, sizeof(err));
+
+	if (r == 0)
+		r = station_attach_line(stack_station(d->stk), usb_line_framed(d->h.usb), err,
+					sizeof(err));
+	if (r < 0) {
+		usb_line_release(d->h.usb);
+		/* absent, with hotplug: the next arrival tries again */
+		reopen_failed(d, r == -ENODEV && d->usb_watching ? -ENOENT : r, err);
+		return;
+	}
+	usb_line_watch(d->h.usb, NULL, NULL);
+	d->usb_watching = false;
+	port_back(d);
+}
+
 static void on_port_watch(void *ctx)
 {
 	struct irdad *d = ctx;
@@ -867,6 +984,10 @@ static void on_port_watch(void *ctx)
 
 	if (!d->port_gone)
 		return;
+	if (d->h.usb) {
+		usb_reopen(d);
+		return;
+	}
 	serial_config_init(&ser);
 	ser.lock_dir = d->h.lock_dir;
 	ser.log = &d->h.log;
@@ -886,22 +1007,12 @@ static void on_port_watch(void *ctx)
 		return;
 	}
 	d->h.port = port;
-	d->port_gone = false;
-	reopen_reset(d);
-	if (d->ar)
-		api_requests_port_state(d->ar, false, NULL);
-	d->replugs++;
-	path_watch_stop(d->watch);
-	remember_resolved(d);
-	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is back (%s): reopened, dongle %s powered, "
-		"services resumed (unplugged %llu times, back %llu)", d->cfg.device,
-		d->resolved[0] ? d->resolved : "?", d->cfg.dongle, (unsigned long long)d->unplugs,
-		(unsigned long long)d->replugs);
-	for (size_t i = 0; i < d->nircomm; i++)
-		ircomm_pty_port_back(d->ircomm[i]);
-	for (size_t i = 0; i < d->nirnet; i++)
-		irnet_ep_port_back(d->irnet[i]);
-	stack_sync(d->stk);
+	port_back(d);
+}
+
+static void on_usb_arrival(void *ctx)
+{
+	on_port_watch(ctx);
 }
 
 static void on_port_retry(struct eloop *loop, void *ctx)
@@ -927,6 +1038,15 @@ static void on_port_lost(struct eloop *loop, void *ctx)
 		"waiting for it to come back", d->cfg.device, d->port_why);
 	station_detach_port(stack_station(d->stk));
 	stack_sync(d->stk);
+	if (d->h.usb) {
+		/* the line stays, its dongle closed: an arrival (libusb
+		 * hotplug) or, without hotplug, the retry timer reopens it */
+		usb_line_release(d->h.usb);
+		d->usb_watching = usb_line_watch(d->h.usb, on_usb_arrival, d) == 0;
+		if (!d->usb_watching)
+			eloop_timer_arm_in(loop, &d->port_retry, d->retry_us);
+		return;
+	}
 	port_close(d->h.port);
 	d->h.port = NULL;
 	if (path_watch_start(d->watch, d->cfg.device, d->resolved[0] ? d->resolved : NULL, err,
