@@ -50,7 +50,27 @@ grep -q 'frame of 14 bytes to ' "$tmp/probe-emu.err" || fail "irusb-emu: the XID
 grep -q 'frame of [0-9]* bytes from ' "$tmp/probe-emu.err" || fail "irusb-emu: no frame came in"
 sed -n 's/^\(xid response from .* nickname beta\):.*/probe: \1/p' "$tmp/probe.out"
 
-# 2. irusb-emu's own exit status and messages.
+# 2. Unplugged (SIGUSR1) under a probe, which sees the device gone;
+# plugged back (SIGUSR2, a fresh chip) for a second probe, answered too.
+"$emu" --port "$a" -v -- sh -c '"$1" --timeout "$2" --wait-gone && "$1" --timeout "$2" --retry-open' \
+	sh "$probe" "$(ceiling 10)" >"$tmp/plug.out" 2>"$tmp/plug-emu.err" &
+epid=$!
+lpid="$lpid $epid"
+wait_for "$tmp/plug.out" '^xid response from .* nickname beta'
+kill -USR1 "$epid"
+wait_for "$tmp/plug.out" '^gone$'
+kill -USR2 "$epid"
+wait "$epid"; rc=$?
+lpid=${lpid% *}
+[ $rc -eq 0 ] || fail "unplug and replug: exit $rc"
+[ "$(grep -c '^xid response from .* nickname beta' "$tmp/plug.out")" -eq 2 ] ||
+	fail "replugged: the second probe got no answer"
+grep -q '^irusb-emu: unplugged /dev/bus/usb/001/002$' "$tmp/plug-emu.err" || fail "no unplug logged"
+grep -q '^irusb-emu: plugged /dev/bus/usb/001/002 back in$' "$tmp/plug-emu.err" ||
+	fail "no replug logged"
+echo "unplug and replug: gone, then answered again"
+
+# 3. irusb-emu's own exit status and messages.
 "$emu" --port "$a" -- sh -c 'exit 7' 2>"$tmp/st.err"; rc=$?
 [ $rc -eq 7 ] || fail "exit status of the command not passed on: $rc"
 "$emu" --port "$a" -- sh -c 'kill -TERM $$' 2>>"$tmp/st.err"; rc=$?

@@ -9,8 +9,12 @@
  *
  * The command goes out again each second until an answer comes (a frame
  * can meet the listener's own media-busy wait); the whole run is bounded
- * by --timeout SECONDS (default 10), which only bounds a failure.  Exit
- * 0 on an answer, 1 without one or on an error, 2 on bad usage.
+ * by --timeout SECONDS (default 10), which only bounds a failure.
+ * --wait-gone: after the answer, print "gone" once the device is
+ * unplugged (irusb-emu's SIGUSR1) and succeed then.  --retry-open: try
+ * the open again every 50 ms while the device is not there (plugged
+ * back by SIGUSR2).  Exit 0 on success, 1 on a failure or an error, 2 on
+ * bad usage.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "eloop.h"
 #include "irlap_frame.h"
@@ -30,7 +35,8 @@
 struct probe {
 	struct eloop *loop;
 	struct usb_host_dev *dev;
-	bool opened, answered, closed, failed;
+	bool opened, answered, closed, failed, gone;
+	bool wait_gone;
 	uint8_t xid[32];
 	size_t xid_len;
 	struct eloop_timer resend;
@@ -71,7 +77,11 @@ static void on_frame(void *ctx, const struct usb_rx_frame *f)
 	printf("\n");
 	fflush(stdout);
 	p->answered = true;
-	eloop_terminate(p->loop);
+}
+
+static bool finished(const struct probe *p)
+{
+	return p->failed || p->gone || (p->answered && !p->wait_gone);
 }
 
 static void on_event(void *ctx, enum usb_dongle_event ev, int err)
@@ -85,16 +95,21 @@ static void on_event(void *ctx, enum usb_dongle_event ev, int err)
 		fflush(stdout);
 		send_xid(p);
 		break;
-	case USB_EVENT_FAILED:
 	case USB_EVENT_GONE:
+		if (p->wait_gone && p->answered) {
+			printf("gone\n");
+			fflush(stdout);
+			p->gone = true;
+			break;
+		}
+		/* fall through */
+	case USB_EVENT_FAILED:
 		fprintf(stderr, "usb_emu_probe: device %s: %s\n",
 			ev == USB_EVENT_GONE ? "gone" : "failed", strerror(err < 0 ? -err : err));
 		p->failed = true;
-		eloop_terminate(p->loop);
 		break;
 	case USB_EVENT_CLOSED:
 		p->closed = true;
-		eloop_terminate(p->loop);
 		break;
 	default:
 		break;
@@ -111,15 +126,24 @@ int main(int argc, char **argv)
 					.up = { on_frame, on_event, &p } };
 	struct usb_host_ctx *ctx;
 	double timeout = 10;
+	bool retry_open = false;
 	uint64_t give_up;
 	int r;
 
-	if (argc == 3 && !strcmp(argv[1], "--timeout"))
-		timeout = strtod(argv[2], NULL);
-	else if (argc != 1) {
-		fprintf(stderr, "usage: usb_emu_probe [--timeout SECONDS]\n");
-		return 2;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--timeout") && i + 1 < argc)
+			timeout = strtod(argv[++i], NULL);
+		else if (!strcmp(argv[i], "--wait-gone"))
+			p.wait_gone = true;
+		else if (!strcmp(argv[i], "--retry-open"))
+			retry_open = true;
+		else {
+			fprintf(stderr, "usage: usb_emu_probe [--timeout SECONDS] [--wait-gone] "
+					"[--retry-open]\n");
+			return 2;
+		}
 	}
+	give_up = eloop_now_us() + (uint64_t)(timeout * 1e6);
 	p.xid_len = irlap_xid_build(p.xid, sizeof(p.xid), &x);
 	p.loop = eloop_new(NULL);
 	if (!p.loop)
@@ -131,18 +155,30 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	a.up.ctx = &p;
-	r = usb_host_open(ctx, &a, &p.dev);
+	/* a new context each time: libusb learns of a device that came
+	 * after its enumeration only from a uevent */
+	while ((r = usb_host_open(ctx, &a, &p.dev)) == -ENODEV && retry_open &&
+	       eloop_now_us() < give_up) {
+		usleep(50000);
+		usb_host_ctx_free(ctx);
+		r = usb_host_ctx_new(p.loop, NULL, &ctx);
+		if (r < 0) {
+			fprintf(stderr, "usb_emu_probe: libusb: %s\n", strerror(-r));
+			eloop_free(p.loop);
+			return 1;
+		}
+	}
 	if (r < 0) {
 		fprintf(stderr, "usb_emu_probe: bus 1 address 2: %s\n", strerror(-r));
 		usb_host_ctx_free(ctx);
 		eloop_free(p.loop);
 		return 1;
 	}
-	give_up = eloop_now_us() + (uint64_t)(timeout * 1e6);
-	while (!p.answered && !p.failed && eloop_now_us() < give_up)
+	while (!finished(&p) && eloop_now_us() < give_up)
 		eloop_run_once(p.loop, 100000);
-	if (!p.answered && !p.failed)
-		fprintf(stderr, "usb_emu_probe: no XID response in %g s (%s)\n", timeout,
+	if (!finished(&p))
+		fprintf(stderr, "usb_emu_probe: %s in %g s (%s)\n",
+			p.answered ? "not unplugged" : "no XID response", timeout,
 			p.opened ? "opened" : "never opened");
 	eloop_timer_cancel(p.loop, &p.resend);
 	usb_host_close(p.dev);
@@ -152,5 +188,5 @@ int main(int argc, char **argv)
 	usb_host_free(p.dev);
 	usb_host_ctx_free(ctx);
 	eloop_free(p.loop);
-	return p.answered ? 0 : 1;
+	return p.answered && !p.failed && (p.gone || !p.wait_gone) ? 0 : 1;
 }

@@ -408,8 +408,12 @@ int usb_umockdev_unplug(struct usb_umockdev *u)
 		if (u->urbs[i].client && !u->urbs[i].done)
 			slot_finish(&u->urbs[i], -ENODEV, 0);
 	pthread_mutex_unlock(&u->lock);
-	/* the uevent needs the sysfs directory, so before the removal */
-	umockdev_testbed_uevent(u->testbed, u->syspath, "remove");
+	/* The uevent needs the sysfs directory, so before the removal.  Its
+	 * sender looks the device up through libudev, which finds it only
+	 * under the preload: a testbed process without it (irusb-emu) sends
+	 * none, and its clients see the unplug through their transfers. */
+	if (umockdev_in_mock_environment())
+		umockdev_testbed_uevent(u->testbed, u->syspath, "remove");
 	umockdev_testbed_remove_device(u->testbed, u->syspath);
 	return 0;
 }
