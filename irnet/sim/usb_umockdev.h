@@ -58,12 +58,14 @@ int usb_umockdev_new(UMockdevTestbed *testbed, int bus, int address, struct usb_
 void usb_umockdev_set_notify(struct usb_umockdev *u, usb_umockdev_notify_fn fn, void *ctx);
 /* The device unplugged: the model is freed, URBs in flight finish with
  * -ENODEV, further ioctls of its clients fail with ENODEV, a "remove"
- * uevent is sent and the device leaves the testbed.  -ENODEV if it is
- * already unplugged. */
+ * uevent is sent (only when this process runs under umockdev's preload:
+ * the sender finds the device through libudev) and the device leaves the
+ * testbed.  -ENODEV if it is already unplugged. */
 int usb_umockdev_unplug(struct usb_umockdev *u);
 /* Plugged back with a new model (taken over, freed on failure): the
- * device is added again; clients must open it again.  -EBUSY if it is
- * plugged in. */
+ * device is added again (umockdev sends the "add" uevent, which reaches
+ * clients only when this process runs under the preload); clients must
+ * open it again.  -EBUSY if it is plugged in. */
 int usb_umockdev_replug(struct usb_umockdev *u, struct usb_model *model);
 bool usb_umockdev_plugged(const struct usb_umockdev *u);
 /* Frees the model and the handler; the testbed stays. */

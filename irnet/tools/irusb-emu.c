@@ -20,6 +20,11 @@
  * testbed (and so its thread) exists, so that only the loop's signalfd
  * sees them.
  *
+ * irusb-emu runs itself under the preload too (it re-executes itself
+ * with it once): umockdev's uevent sender finds the device through
+ * libudev, which sees the testbed's sysfs only under the preload, and
+ * without uevents a program's libusb never learns of a replugged device.
+ *
  * irwire echoes nothing back to the side that sends and models the
  * half-duplex blindness of the air itself, so nothing read from the port
  * is dropped here while a frame goes out.
@@ -52,6 +57,8 @@
 #define EXIT_JOB 1
 #define EXIT_USAGE 2
 #define PRELOAD "libumockdev-preload.so.0"
+/* Set when irusb-emu re-executed itself under the preload. */
+#define MARKER "IRUSB_EMU_PRELOADED"
 /* 0xFF before each frame: what IrLAP puts before an NDM frame by default
  * (irlap.c), enough for a receiver to fall back into byte sync. */
 #define XBOFS 12
@@ -356,6 +363,43 @@ static void on_signal(struct eloop *loop, int signo, void *ctx)
 	}
 }
 
+/* Appends value to the variable key (sep between), in this process. */
+static int env_append(const char *key, const char *value, const char *sep)
+{
+	const char *was = getenv(key);
+	size_t n = (was ? strlen(was) + strlen(sep) : 0) + strlen(value) + 1;
+	char *s = malloc(n);
+	int r;
+
+	if (!s)
+		return -1;
+	snprintf(s, n, "%s%s%s", was && *was ? was : "", was && *was ? sep : "", value);
+	r = setenv(key, s, 1);
+	free(s);
+	return r;
+}
+
+static bool preloaded(void)
+{
+	const char *p = getenv("LD_PRELOAD");
+
+	return p && strstr(p, "libumockdev-preload");
+}
+
+/* Once, before any thread: the same program again with the preload.
+ * Returns only if that cannot be done (then uevents are off). */
+static void reexec_preloaded(char **argv)
+{
+	if (preloaded() || getenv(MARKER))
+		return;
+	if (env_append("LD_PRELOAD", PRELOAD, ":") < 0 || setenv(MARKER, "1", 1) < 0)
+		return;
+	/* an ASan build would refuse a preload ahead of its runtime; the
+	 * preload only wraps libc calls */
+	env_append("ASAN_OPTIONS", "verify_asan_link_order=0", ":");
+	execv("/proc/self/exe", argv);
+}
+
 /* "KEY=" value: a new string, or NULL. */
 static char *env_entry(const char *key, const char *before, const char *value)
 {
@@ -381,9 +425,13 @@ static char **child_env(const char *root)
 	if (!env)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LD_PRELOAD=", 11) && strncmp(environ[i], "UMOCKDEV_DIR=", 13))
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) && strncmp(environ[i], "UMOCKDEV_DIR=", 13) &&
+		    strncmp(environ[i], MARKER "=", strlen(MARKER) + 1))
 			env[k++] = environ[i];
-	env[k] = env_entry("LD_PRELOAD", preload && *preload ? preload : NULL, PRELOAD);
+	if (preloaded()) /* ours already, after what the caller had */
+		env[k] = env_entry("LD_PRELOAD", NULL, preload);
+	else
+		env[k] = env_entry("LD_PRELOAD", preload && *preload ? preload : NULL, PRELOAD);
 	env[k + 1] = env_entry("UMOCKDEV_DIR", NULL, root);
 	if (!env[k] || !env[k + 1]) {
 		free(env[k]);
@@ -548,6 +596,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	reexec_preloaded(argv);
 	/* Before the testbed: its worker thread inherits the mask. */
 	sigemptyset(&block);
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
