@@ -50,7 +50,17 @@ grep -q 'frame of 14 bytes to ' "$tmp/probe-emu.err" || fail "irusb-emu: the XID
 grep -q 'frame of [0-9]* bytes from ' "$tmp/probe-emu.err" || fail "irusb-emu: no frame came in"
 sed -n 's/^\(xid response from .* nickname beta\):.*/probe: \1/p' "$tmp/probe.out"
 
-# 2. Unplugged (SIGUSR1) under a probe, which sees the device gone;
+# 2. The chip set to 115200 after the answer: the next XID goes out on
+# the port at 115200, the terminal switched first.
+run_client speed "$probe" --timeout "$(ceiling 10)" --then-speed 115200; rc=$?
+[ $rc -eq 0 ] || fail "probe --then-speed 115200: exit $rc"
+grep -q '^sent at 115200$' "$tmp/speed.out" || fail "probe: no frame sent at 115200"
+grep -q "^irusb-emu: $a: speed 115200$" "$tmp/speed-emu.err" || fail "irusb-emu: no switch to 115200"
+grep -q "^irusb-emu: frame of 14 bytes to $a at 115200$" "$tmp/speed-emu.err" ||
+	fail "irusb-emu: the XID did not go out at 115200"
+echo "speed: the XID after the switch went out at 115200"
+
+# 3. Unplugged (SIGUSR1) under a probe, which sees the device gone;
 # plugged back (SIGUSR2, a fresh chip) for a second probe, answered too.
 "$emu" --port "$a" -v -- sh -c '"$1" --timeout "$2" --wait-gone && "$1" --timeout "$2" --retry-open' \
 	sh "$probe" "$(ceiling 10)" >"$tmp/plug.out" 2>"$tmp/plug-emu.err" &
@@ -70,7 +80,7 @@ grep -q '^irusb-emu: plugged /dev/bus/usb/001/002 back in$' "$tmp/plug-emu.err" 
 	fail "no replug logged"
 echo "unplug and replug: gone, then answered again"
 
-# 3. irusb-emu's own exit status and messages.
+# 4. irusb-emu's own exit status and messages.
 "$emu" --port "$a" -- sh -c 'exit 7' 2>"$tmp/st.err"; rc=$?
 [ $rc -eq 7 ] || fail "exit status of the command not passed on: $rc"
 "$emu" --port "$a" -- sh -c 'kill -TERM $$' 2>>"$tmp/st.err"; rc=$?
@@ -81,6 +91,10 @@ echo "unplug and replug: gone, then answered again"
 [ $rc -eq 1 ] || fail "a missing port: exit $rc"
 grep -q "^irusb-emu: $tmp/no-such-pty: .*No such file or directory" "$tmp/nopty.err" ||
 	fail "a missing port: message does not name it"
+"$emu" --port "$a" -- "$tmp/no-such-command" 2>"$tmp/nocmd.err"; rc=$?
+[ $rc -eq 1 ] || fail "a missing command: exit $rc"
+grep -q "^irusb-emu: $tmp/no-such-command: No such file or directory" "$tmp/nocmd.err" ||
+	fail "a missing command: message does not name it"
 "$emu" --port "$a" 2>"$tmp/usage.err"; rc=$?
 [ $rc -eq 2 ] || fail "no command: exit $rc, not 2"
 "$emu" --help | grep -q '^usage: irusb-emu --port PTY' || fail "--help"

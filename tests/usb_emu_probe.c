@@ -13,7 +13,10 @@
  * --wait-gone: after the answer, print "gone" once the device is
  * unplugged (irusb-emu's SIGUSR1) and succeed then.  --retry-open: try
  * the open again every 50 ms while the device is not there (plugged
- * back by SIGUSR2), in the same libusb context.  Exit 0 on success, 1 on a failure or an error, 2 on
+ * back by SIGUSR2), in the same libusb context.  --then-speed BAUD: after
+ * the answer, set the chip to BAUD and send the XID command once more
+ * (nobody answers it there: it is for irusb-emu's speed switch); succeed
+ * when it has left ("sent at BAUD").  Exit 0 on success, 1 on a failure or an error, 2 on
  * bad usage.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -37,6 +40,8 @@ struct probe {
 	struct usb_host_dev *dev;
 	bool opened, answered, closed, failed, gone;
 	bool wait_gone;
+	uint32_t then_speed;
+	bool speed_set, resent;
 	uint8_t xid[32];
 	size_t xid_len;
 	struct eloop_timer resend;
@@ -77,10 +82,17 @@ static void on_frame(void *ctx, const struct usb_rx_frame *f)
 	printf("\n");
 	fflush(stdout);
 	p->answered = true;
+	if (p->then_speed) {
+		eloop_timer_cancel(p->loop, &p->resend);
+		if (usb_host_set_speed(p->dev, p->then_speed) < 0)
+			p->failed = true;
+	}
 }
 
 static bool finished(const struct probe *p)
 {
+	if (p->then_speed)
+		return p->failed || p->resent;
 	return p->failed || p->gone || (p->answered && !p->wait_gone);
 }
 
@@ -94,6 +106,22 @@ static void on_event(void *ctx, enum usb_dongle_event ev, int err)
 		printf("opened\n");
 		fflush(stdout);
 		send_xid(p);
+		break;
+	case USB_EVENT_SPEED: {
+		struct usb_tx_frame tx = { .data = p->xid, .len = p->xid_len };
+
+		if (usb_host_send(p->dev, &tx) < 0)
+			p->failed = true;
+		p->speed_set = true;
+		break;
+	}
+	case USB_EVENT_TX_DONE:
+		/* the frame sent at the new speed (one at 9600 may end first) */
+		if (p->speed_set && !p->resent) {
+			printf("sent at %u\n", (unsigned)p->then_speed);
+			fflush(stdout);
+			p->resent = true;
+		}
 		break;
 	case USB_EVENT_GONE:
 		if (p->wait_gone && p->answered) {
@@ -137,9 +165,11 @@ int main(int argc, char **argv)
 			p.wait_gone = true;
 		else if (!strcmp(argv[i], "--retry-open"))
 			retry_open = true;
+		else if (!strcmp(argv[i], "--then-speed") && i + 1 < argc)
+			p.then_speed = (uint32_t)strtoul(argv[++i], NULL, 10);
 		else {
 			fprintf(stderr, "usage: usb_emu_probe [--timeout SECONDS] [--wait-gone] "
-					"[--retry-open]\n");
+					"[--retry-open] [--then-speed BAUD]\n");
 			return 2;
 		}
 	}
