@@ -65,6 +65,9 @@ tests_usb_emu_probe_LDADD = irnet/libirnet.la
 endif
 TESTS += tests/usb-emu.sh
 EXTRA_DIST += tests/usb-emu.sh
+# In the sanitizer build too: irusb-emu, the probe and the stations under
+# ASan+UBSan (irusb-emu turns the preload's link-order check off).
+SANITIZER_TESTS += tests/usb-emu.sh
 
 # irdad: the daemon of one port (docs/irdad-api.md).
 sbin_PROGRAMS += irnet/tools/irdad
