@@ -303,7 +303,7 @@ static gboolean on_ioctl(UMockdevIoctlBase *handler, UMockdevIoctlClient *client
 		if (submit(u, client, arg))
 			notify = u->notify;
 		break;
-	case USBDEVFS_REAPURB:
+	case USBDEVFS_REAPURB: /* never blocks here: libusb reaps with NDELAY only */
 	case USBDEVFS_REAPURBNDELAY:
 		reap(u, client, arg);
 		break;
