@@ -84,5 +84,6 @@ UNIT_TESTS += tests/unit/test_usb_host_umockdev
 tests_unit_test_usb_host_umockdev_SOURCES = tests/unit/test_usb_host_umockdev.c
 tests_unit_test_usb_host_umockdev_CPPFLAGS = $(USB_TEST_CPPFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_test_usb_host_umockdev_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_usb_host_umockdev_LDADD = irnet/libirnet.la $(UMOCKDEV_LIBS) $(UNIT_LIBS) -lpthread
+tests_unit_test_usb_host_umockdev_LDADD = irnet/sim/libirnet_usbumockdev.la irnet/libirnet.la \
+	$(UMOCKDEV_LIBS) $(UNIT_LIBS) -lpthread
 endif

@@ -88,3 +88,13 @@ tests_unit_test_usb_model_mcs7780_SOURCES = tests/unit/test_usb_model_mcs7780.c
 tests_unit_test_usb_model_mcs7780_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_unit_test_usb_model_mcs7780_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_model_mcs7780_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+# The model behind umockdev's usbfs emulation (usb_umockdev.h), for the
+# host adapter's test and irusb-emu; its own library, so that umockdev's
+# and GLib's flags reach nothing else.
+if HAVE_UMOCKDEV
+noinst_LTLIBRARIES += irnet/sim/libirnet_usbumockdev.la
+irnet_sim_libirnet_usbumockdev_la_CPPFLAGS = $(AM_CPPFLAGS) $(UMOCKDEV_CFLAGS)
+irnet_sim_libirnet_usbumockdev_la_SOURCES = irnet/sim/usb_umockdev.c irnet/sim/usb_umockdev.h
+irnet_sim_libirnet_usbumockdev_la_LIBADD = $(UMOCKDEV_LIBS) -lpthread
+endif

@@ -79,6 +79,9 @@ int usb_model_mcs7780_take_frame(struct usb_model *m, uint8_t *buf, size_t cap);
 /* Queues a frame (A, C, I) for the host: delivered on its next bulk IN
  * as the chip does (escaped, FCS, no BOF/EOF).  Returns 0 or -errno. */
 int usb_model_mcs7780_inject_frame(struct usb_model *m, const uint8_t *frame, size_t len);
+/* The baud rate MODE sets (its speed field, or 4000000 with the FIR
+ * bit): 2400 after reset, as MODE reads 0 then. */
+uint32_t usb_model_mcs7780_speed(const struct usb_model *m);
 /* Bulk OUT transfers the model could not decode. */
 uint64_t usb_model_mcs7780_bad_transfers(const struct usb_model *m);
 

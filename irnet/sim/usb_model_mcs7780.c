@@ -271,3 +271,17 @@ uint64_t usb_model_mcs7780_bad_transfers(const struct usb_model *m)
 {
 	return ((const struct mcs7780_model *)m)->bad_transfers;
 }
+
+/* MODE's speed field as mcs7780.h's table codes it: 2400 .. 115200 at
+ * SIR, 576000 and 1152000 at MIR; with the FIR bit, 4000000 whatever the
+ * field holds. */
+uint32_t usb_model_mcs7780_speed(const struct usb_model *m)
+{
+	static const uint32_t by_field[] = { 2400, 9600, 19200, 38400, 57600,
+					     115200, 576000, 1152000 };
+	uint16_t mode = ((const struct mcs7780_model *)m)->reg[MCS7780_REG_MODE];
+
+	if (mode & MCS7780_MODE_FIR)
+		return 4000000;
+	return by_field[(mode & MCS7780_MODE_SPEED_MASK) >> MCS7780_MODE_SPEED_SHIFT];
+}

@@ -47,6 +47,28 @@ dist_man_MANS += man/irwire.1
 TESTS += tests/irwire.sh tests/irwire-latency.sh
 EXTRA_DIST += tests/irwire.sh tests/irwire_rig.py
 
+# irusb-emu: an emulated MCS7780 USB dongle (umockdev) for a real program,
+# its infrared side on a serial port such as irwire's (docs/irnet-usb.md).
+if HAVE_UMOCKDEV
+bin_PROGRAMS += irnet/tools/irusb-emu
+irnet_tools_irusb_emu_SOURCES = irnet/tools/irusb-emu.c
+irnet_tools_irusb_emu_CPPFLAGS = $(AM_CPPFLAGS) $(UMOCKDEV_CFLAGS)
+irnet_tools_irusb_emu_LDADD = irnet/sim/libirnet_usbumockdev.la irnet/libirnet.la \
+	$(UMOCKDEV_LIBS) -lpthread
+dist_man_MANS += man/irusb-emu.1
+# The probe: a small libusb program through usb_host that sends one XID
+# and prints the answer (tests/usb-emu.sh).
+check_PROGRAMS += tests/usb_emu_probe
+tests_usb_emu_probe_SOURCES = tests/usb_emu_probe.c
+tests_usb_emu_probe_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_usb_emu_probe_LDADD = irnet/libirnet.la
+endif
+TESTS += tests/usb-emu.sh
+EXTRA_DIST += tests/usb-emu.sh
+# In the sanitizer build too: irusb-emu, the probe and the stations under
+# ASan+UBSan (irusb-emu turns the preload's link-order check off).
+SANITIZER_TESTS += tests/usb-emu.sh
+
 # irdad: the daemon of one port (docs/irdad-api.md).
 sbin_PROGRAMS += irnet/tools/irdad
 irnet_tools_irdad_SOURCES = irnet/tools/irdad.c

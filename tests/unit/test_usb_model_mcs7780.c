@@ -242,6 +242,31 @@ static void frames_both_ways_and_speed(void **state)
 	bench_close(&b);
 }
 
+/* The speed the model reports follows MODE as the core sets it, at
+ * every speed the core knows; a model fresh from reset reads 2400. */
+static void speed_follows_mode(void **state)
+{
+	static const uint32_t bauds[] = { 2400, 19200, 38400, 57600, 115200,
+					  576000, 1152000, 4000000, 9600 };
+	struct usb_model *fresh = usb_model_mcs7780_new();
+	struct bench b;
+
+	(void)state;
+	assert_non_null(fresh);
+	assert_int_equal(usb_model_mcs7780_speed(fresh), 2400);
+	usb_model_free(fresh);
+	bench_open(&b);
+	assert_int_equal(usb_model_mcs7780_speed(b.model), 9600);
+	for (size_t i = 0; i < sizeof(bauds) / sizeof(bauds[0]); i++) {
+		b.n_events = 0;
+		assert_int_equal(usb_dongle_set_speed(b.core, bauds[i], 0), 0);
+		pump(&b);
+		assert_true(saw(&b, USB_EVENT_SPEED));
+		assert_int_equal(usb_model_mcs7780_speed(b.model), bauds[i]);
+	}
+	bench_close(&b);
+}
+
 static void unplug_gives_gone_and_closes(void **state)
 {
 	struct bench b;
@@ -260,6 +285,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(open_sequence_as_the_digest_gives),
 		cmocka_unit_test(frames_both_ways_and_speed),
+		cmocka_unit_test(speed_follows_mode),
 		cmocka_unit_test(unplug_gives_gone_and_closes),
 	};
 	return cmocka_run_group_tests_name("usb_model_mcs7780", tests, NULL, NULL);
