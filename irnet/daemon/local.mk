@@ -64,6 +64,13 @@ systemdsystemunit_DATA += irnet/daemon/system/irdad@.service
 dist_udevrules_DATA += irnet/daemon/system/61-irdad.rules
 CLEANFILES += irnet/daemon/system/irdad@.service
 EXTRA_DIST += irnet/daemon/system/irdad@.service.in
+# USB dongles: their nodes to group plugdev, and irdad-usb@PORT on request
+irnet/daemon/system/irdad-usb@.service: $(srcdir)/irnet/daemon/system/irdad-usb@.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) irnet/daemon/system && $(irdad_edit) $(srcdir)/irnet/daemon/system/irdad-usb@.service.in >$@.tmp && mv $@.tmp $@
+systemdsystemunit_DATA += irnet/daemon/system/irdad-usb@.service
+dist_udevrules_DATA += irnet/daemon/system/60-irnet-usb.rules
+CLEANFILES += irnet/daemon/system/irdad-usb@.service
+EXTRA_DIST += irnet/daemon/system/irdad-usb@.service.in
 TESTS += tests/irdad-units.tap
 
 UNIT_TESTS += tests/unit/test_irnet_ep

@@ -48,6 +48,12 @@ int privdrop_lookup(const char *user, uid_t *uid, gid_t *gid, char *err, size_t 
 
 int privdrop_user(const char *user, const struct logger *log, char *err, size_t errlen)
 {
+	return privdrop_user_keeping(user, 0, log, err, errlen);
+}
+
+int privdrop_user_keeping(const char *user, gid_t keep_gid, const struct logger *log, char *err,
+			  size_t errlen)
+{
 	uid_t uid, ruid, euid, suid;
 	gid_t gid, rgid, egid, sgid;
 	int r;
@@ -66,7 +72,8 @@ int privdrop_user(const char *user, const struct logger *log, char *err, size_t 
 		snprintf(err, errlen, "user '%s' is root: refusing to run as root", user);
 		return -EINVAL;
 	}
-	if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
+	if (setgroups(keep_gid ? 1 : 0, keep_gid ? &keep_gid : NULL) < 0 ||
+	    setresgid(gid, gid, gid) < 0 ||
 	    setresuid(uid, uid, uid) < 0) {
 		r = -errno;
 		snprintf(err, errlen, "becoming user '%s' (uid %u gid %u): %s", user,
@@ -75,12 +82,12 @@ int privdrop_user(const char *user, const struct logger *log, char *err, size_t 
 	}
 	if (getresuid(&ruid, &euid, &suid) < 0 || getresgid(&rgid, &egid, &sgid) < 0 ||
 	    ruid == 0 || euid == 0 || suid == 0 || rgid == 0 || egid == 0 || sgid == 0 ||
-	    getgroups(0, NULL) != 0 || setuid(0) == 0) {
+	    getgroups(0, NULL) != (keep_gid ? 1 : 0) || setuid(0) == 0) {
 		snprintf(err, errlen, "user '%s': privileges not fully dropped", user);
 		return -EPERM;
 	}
-	log_msg(log, LOG_LEVEL_DEBUG, "privdrop: now uid %u gid %u ('%s')", (unsigned)uid,
-		(unsigned)gid, user);
+	log_msg(log, LOG_LEVEL_DEBUG, "privdrop: now uid %u gid %u ('%s')%s", (unsigned)uid,
+		(unsigned)gid, user, keep_gid ? ", keeping the device's group" : "");
 	return 0;
 }
 

@@ -72,6 +72,11 @@ int privdrop_lookup(const char *user, uid_t *uid, gid_t *gid, char *err, size_t 
  * Otherwise does nothing and says so at debug level.  Returns 0, or
  * -errno with a message naming the user in err. */
 int privdrop_user(const char *user, const struct logger *log, char *err, size_t errlen);
+/* The same, keeping keep_gid (if not 0) as the one supplementary group:
+ * the group a udev rule gave a USB dongle's node, so that the dongle can
+ * be reopened after a replug (usb_line.h). */
+int privdrop_user_keeping(const char *user, gid_t keep_gid, const struct logger *log, char *err,
+			  size_t errlen);
 
 /* Installs the allow-list filter (sets no_new_privs; in a sanitizer
  * build also the runtime's calls).  Returns 0 or -errno with a message

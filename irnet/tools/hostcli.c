@@ -264,6 +264,27 @@ static int open_serial(struct hostcli *h, struct stack_config *cfg)
 	return choose_min_tat(h, &cfg->station) < 0 ? HOSTCLI_EXIT_JOB : 0;
 }
 
+/* The group a udev rule gave the dongle's node, kept once root is
+ * dropped so that a replugged dongle (a new node, the same rule) can be
+ * opened again; 0 (none kept) when it is root's, which is said. */
+static gid_t usb_node_group(struct hostcli *h)
+{
+	const struct usb_line_info *info = usb_line_info(h->usb);
+	struct stat st;
+
+	if (geteuid() != 0 || stat(info->path, &st) < 0)
+		return 0;
+	if (st.st_gid == 0 || !(st.st_mode & S_IRGRP) || !(st.st_mode & S_IWGRP)) {
+		/* only a daemon reopens */
+		log_msg(&h->log, h->before_drop ? LOG_LEVEL_WARNING : LOG_LEVEL_DEBUG,
+			"%s: %s is root's alone: once unplugged, the dongle cannot be reopened "
+			"by user %s (install the udev rule 60-irnet-usb.rules, which gives it "
+			"to group plugdev)", h->device, info->path, h->user ? h->user : "nobody");
+		return 0;
+	}
+	return st.st_gid;
+}
+
 int hostcli_start(struct hostcli *h, struct stack_config *cfg)
 {
 	char err[400];
@@ -294,7 +315,8 @@ int hostcli_start(struct hostcli *h, struct stack_config *cfg)
 		return r;
 	if (geteuid() == 0 && h->port && give_lock(h) < 0)
 		return HOSTCLI_EXIT_JOB;
-	if (privdrop_user(h->user, &h->log, err, sizeof(err)) < 0 ||
+	if (privdrop_user_keeping(h->user, h->usb ? usb_node_group(h) : 0, &h->log, err,
+				  sizeof(err)) < 0 ||
 	    (h->seccomp && privdrop_seccomp_with(&h->log, h->seccomp_extra, h->nseccomp_extra, err,
 						 sizeof(err)) < 0)) {
 		fprintf(stderr, "%s: %s\n", h->prog, err);

@@ -943,9 +943,10 @@ static void port_back(struct irdad *d)
 		path_watch_stop(d->watch);
 		remember_resolved(d);
 	}
-	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is back (%s): reopened, dongle %s powered, "
+	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s is back (%s): reopened, %s%s%s, "
 		"services resumed (unplugged %llu times, back %llu)", d->cfg.device,
-		d->resolved[0] ? d->resolved : "?", d->h.usb ? "USB" : d->cfg.dongle,
+		d->resolved[0] ? d->resolved : "?", d->h.usb ? "its chip set up" : "dongle ",
+		d->h.usb ? "" : d->cfg.dongle, d->h.usb ? "" : " powered",
 		(unsigned long long)d->unplugs, (unsigned long long)d->replugs);
 	for (size_t i = 0; i < d->nircomm; i++)
 		ircomm_pty_port_back(d->ircomm[i]);
@@ -1012,6 +1013,9 @@ static void on_port_watch(void *ctx)
 
 static void on_usb_arrival(void *ctx)
 {
+	struct irdad *d = ctx;
+
+	log_msg(&d->h.log, LOG_LEVEL_DEBUG, "a USB device arrived: is it %s?", d->cfg.device);
 	on_port_watch(ctx);
 }
 
@@ -1043,6 +1047,8 @@ static void on_port_lost(struct eloop *loop, void *ctx)
 		 * hotplug) or, without hotplug, the retry timer reopens it */
 		usb_line_release(d->h.usb);
 		d->usb_watching = usb_line_watch(d->h.usb, on_usb_arrival, d) == 0;
+		log_msg(&d->h.log, LOG_LEVEL_DEBUG, "%s: waiting for it %s", d->cfg.device,
+			d->usb_watching ? "to arrive (libusb hotplug)" : "(no hotplug: retrying)");
 		if (!d->usb_watching)
 			eloop_timer_arm_in(loop, &d->port_retry, d->retry_us);
 		return;

@@ -33,6 +33,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -44,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +82,10 @@ struct emu {
 	int port_fd;
 	bool verbose;
 	int bus, address;
+	/* the node as udev leaves it: Debian's default (root, 0664), or the
+	 * group and mode a rule gives (--node-group, --node-mode) */
+	gid_t node_gid;
+	mode_t node_mode;
 	UMockdevTestbed *testbed;
 	struct usb_umockdev *usb;
 	int wake_fd;	/* eventfd: umockdev's thread queued frames */
@@ -107,6 +113,30 @@ struct emu {
 	bool child_done;
 };
 
+/* The testbed's files readable by every user, as sysfs is, and the
+ * device node with the owner and mode udev would give it: what an
+ * unprivileged program (irdad after its drop) can open is what it could
+ * on a real system.  0 or -errno (said). */
+static int set_node_access(const struct emu *e)
+{
+	char *root = umockdev_testbed_get_root_dir(e->testbed);
+	char node[PATH_MAX], sock[PATH_MAX];
+	int r = 0;
+
+	snprintf(node, sizeof(node), "%s/dev/bus/usb/%03d/%03d", root, e->bus, e->address);
+	snprintf(sock, sizeof(sock), "%s/ioctl/dev/bus/usb/%03d/%03d", root, e->bus, e->address);
+	/* the preload's socket for the node's ioctls is plumbing: whoever
+	 * may open the node may reach it */
+	if (chmod(root, 0755) < 0 || chown(node, 0, e->node_gid) < 0 ||
+	    chmod(node, e->node_mode) < 0 || chmod(sock, 0666) < 0) {
+		r = -errno;
+		fprintf(stderr, "irusb-emu: %s: cannot set its owner and mode: %s\n", node,
+			strerror(errno));
+	}
+	g_free(root);
+	return r;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: irusb-emu --port PTY [--bus N --address N] [-v] -- COMMAND [ARGS...]\n"
@@ -116,6 +146,9 @@ static void usage(FILE *f)
 	      "  --port PTY      the serial port the dongle's frames go out on and come in from\n"
 	      "  --bus N         USB bus number (1..127, default 1)\n"
 	      "  --address N     USB device address (1..127, default 2)\n"
+	      "  --node-group G  the group of the device node, as a udev rule gives it\n"
+	      "                  (default root)\n"
+	      "  --node-mode M   its mode, in octal (default 0664, Debian's without a rule)\n"
 	      "  -v, --verbose   frames, speeds, unplug and replug on stderr\n"
 	      "  -h, --help      this text\n"
 	      "SIGINT and SIGTERM are passed on to COMMAND; SIGUSR1 unplugs the dongle,\n"
@@ -349,6 +382,8 @@ static void on_signal(struct eloop *loop, int signo, void *ctx)
 		break;
 	case SIGUSR2:
 		r = usb_umockdev_replug(e->usb, usb_model_mcs7780_new());
+		if (r == 0)
+			r = set_node_access(e);
 		if (r == -EBUSY)
 			say(e, "SIGUSR2: already plugged in");
 		else if (r < 0)
@@ -495,6 +530,36 @@ static bool parse_num(const char *s, int lo, int hi, int *out)
 	return true;
 }
 
+/* A group name or number. */
+static int parse_group(const char *s, gid_t *out)
+{
+	struct group gr, *res = NULL;
+	char buf[1024];
+	int n;
+
+	if (parse_num(s, 0, 65535, &n)) {
+		*out = (gid_t)n;
+		return 0;
+	}
+	if (getgrnam_r(s, &gr, buf, sizeof(buf), &res) != 0 || !res)
+		return -ENOENT;
+	*out = res->gr_gid;
+	return 0;
+}
+
+static int parse_mode(const char *s, mode_t *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 8);
+	if (errno || end == s || *end || v < 0 || v > 0777)
+		return -EINVAL;
+	*out = (mode_t)v;
+	return 0;
+}
+
 static int setup(struct emu *e)
 {
 	struct sir_decoder_config dc = { .on_frame = on_air_frame, .ctx = e };
@@ -555,12 +620,14 @@ int main(int argc, char **argv)
 		{ "port", required_argument, NULL, 'p' },
 		{ "bus", required_argument, NULL, 'b' },
 		{ "address", required_argument, NULL, 'a' },
+		{ "node-group", required_argument, NULL, 'g' },
+		{ "node-mode", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const int signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGUSR1, SIGUSR2 };
-	struct emu e = { .bus = 1, .address = 2, .port_fd = -1, .wake_fd = -1 };
+	struct emu e = { .bus = 1, .address = 2, .node_mode = 0664, .port_fd = -1, .wake_fd = -1 };
 	sigset_t block, was;
 	int c, r, rc = EXIT_JOB;
 
@@ -575,6 +642,19 @@ int main(int argc, char **argv)
 			if (!parse_num(optarg, 1, 127, c == 'b' ? &e.bus : &e.address)) {
 				fprintf(stderr, "irusb-emu: --%s %s: not a number from 1 to 127\n",
 					c == 'b' ? "bus" : "address", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'g':
+			if (parse_group(optarg, &e.node_gid) < 0) {
+				fprintf(stderr, "irusb-emu: --node-group %s: no such group\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'm':
+			if (parse_mode(optarg, &e.node_mode) < 0) {
+				fprintf(stderr, "irusb-emu: --node-mode %s: an octal mode from 0 to 0777\n",
+					optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -602,7 +682,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		sigaddset(&block, signals[i]);
 	pthread_sigmask(SIG_BLOCK, &block, &was);
-	if (setup(&e) < 0)
+	if (setup(&e) < 0 || set_node_access(&e) < 0)
 		goto out;
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		if (eloop_add_signal(e.loop, signals[i], on_signal, &e) < 0) {

@@ -63,8 +63,8 @@ tests_usb_emu_probe_SOURCES = tests/usb_emu_probe.c
 tests_usb_emu_probe_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_usb_emu_probe_LDADD = irnet/libirnet.la
 endif
-TESTS += tests/usb-emu.sh
-EXTRA_DIST += tests/usb-emu.sh
+TESTS += tests/usb-emu.sh tests/irdad-usb.sh
+EXTRA_DIST += tests/usb-emu.sh tests/irdad-usb.sh
 # In the sanitizer build too: irusb-emu, the probe and the stations under
 # ASan+UBSan (irusb-emu turns the preload's link-order check off).
 SANITIZER_TESTS += tests/usb-emu.sh
