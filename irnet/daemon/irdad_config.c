@@ -192,8 +192,9 @@ static bool set_device(struct irdad_config *cfg, const struct tok *v, struct why
 	if (v->len >= 3 && memcmp(v->s, "usb", 3) == 0 && v->len < sizeof(name)) {
 		set_field(name, sizeof(name), v->s, v->len);
 		if (usb_name_is_usb(name)) {
+			size_t skip = strlen(name) + 2;	/* the message's "NAME: " */
 			if (usb_name_parse(name, &usb, why, sizeof(why)) < 0)
-				return bad(w, "%s", why);
+				return bad(w, "%s", strlen(why) > skip ? why + skip : why);
 			set_field(cfg->device, sizeof(cfg->device), v->s, v->len);
 			return true;
 		}

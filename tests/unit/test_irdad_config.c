@@ -391,7 +391,11 @@ static const struct {
 	{ DEV "# a comment is no excuse \x7f\n", "t.conf:2: control character 0x7f in the line" },
 	/* global values */
 	{ "device ttyS0\n",
-	  "t.conf:1: device ttyS0: expected the serial port's absolute path (/dev/ttyS0)" },
+	  "t.conf:1: device ttyS0: expected the serial port's absolute path (/dev/ttyS0) or a "
+	  "USB dongle (usb, usb:VID:PID, usb:BUS-PORT, usb:serial=S)" },
+	{ "device usb:1-x\n",
+	  "t.conf:1: device usb:1-x: not a USB port (usb:BUS-PORT[.PORT...], numbers "
+	  "from 1, as in usb:1-1 or usb:3-1.4; lsusb -t and irdad --list-devices show them)" },
 	{ DEV "dongle tekram:delay=5\n",
 	  "t.conf:2: dongle tekram:delay=5: tekram: delay=5: expected 1000..500000 us (or NNms)" },
 	{ DEV "dongle irda9000\n",
