@@ -545,6 +545,28 @@ static struct station *station_alloc(struct eloop *loop, const struct station_co
 	return st;
 }
 
+/* The port as the station's line: the dongle brought up, reading from
+ * the loop.  0, or -errno with a message (the station has no port then). */
+static int take_port(struct station *st, struct port *port, char *err, size_t errlen)
+{
+	int r;
+
+	if (serial_fd(port) < 0) {
+		snprintf(err, errlen, "%s: not a serial port with a file descriptor", port->name);
+		return -EINVAL;
+	}
+	st->port = port;
+	st->fd = serial_fd(port);
+	r = bring_up(st, err, errlen);
+	if (r == 0)
+		r = start_reading(st, err, errlen);
+	if (r < 0) {
+		st->port = NULL;
+		st->fd = -1;
+	}
+	return r;
+}
+
 int station_new(struct eloop *loop, struct port *port,
 		const struct station_config *cfg, struct station **out,
 		char *err, size_t errlen)
@@ -553,18 +575,10 @@ int station_new(struct eloop *loop, struct port *port,
 	int r;
 
 	*out = NULL;
-	if (serial_fd(port) < 0) {
-		snprintf(err, errlen, "%s: not a serial port with a file descriptor", port->name);
-		return -EINVAL;
-	}
 	st = station_alloc(loop, cfg, err, errlen);
 	if (!st)
 		return -ENOMEM;
-	st->port = port;
-	st->fd = serial_fd(port);
-	r = bring_up(st, err, errlen);
-	if (r == 0)
-		r = start_reading(st, err, errlen);
+	r = take_port(st, port, err, errlen);
 	if (r < 0) {
 		station_destroy(st);
 		return r;
@@ -702,20 +716,9 @@ int station_attach_port(struct station *st, struct port *port, char *err, size_t
 			 "the station still has a port");
 		return -EBUSY;
 	}
-	if (serial_fd(port) < 0) {
-		snprintf(err, errlen, "%s: not a serial port with a file descriptor", port->name);
-		return -EINVAL;
-	}
-	st->port = port;
-	st->fd = serial_fd(port);
-	r = bring_up(st, err, errlen);
-	if (r == 0)
-		r = start_reading(st, err, errlen);
-	if (r < 0) {
-		st->port = NULL;
-		st->fd = -1;
+	r = take_port(st, port, err, errlen);
+	if (r < 0)
 		return r;
-	}
 	st->detached = false;
 	sir_decoder_reset(st->dec);
 	log_msg(st->log, LOG_LEVEL_DEBUG, "station: DETACHED --port back--> ATTACHED");
