@@ -206,8 +206,9 @@ static void say_open_error(const char *name, int r, char *err, size_t errlen)
 			 "(irdad --list-devices lists those there are)", name);
 		break;
 	case -EACCES:
-		snprintf(err, errlen, "%s: permission denied: run as root, or give the IrDA "
-			 "users' group the dongle with the udev rule (docs/irnet-usb.md)", name);
+		snprintf(err, errlen, "%s: permission denied: run as root, or install the "
+			 "udev rule 60-irnet-usb.rules (the dongle to group plugdev) and join "
+			 "that group", name);
 		break;
 	case -EBUSY:
 		snprintf(err, errlen, "%s: another program has the dongle open "
@@ -215,7 +216,7 @@ static void say_open_error(const char *name, int r, char *err, size_t errlen)
 		break;
 	case -ENOTSUP:
 		snprintf(err, errlen, "%s: not a USB IrDA dongle irnet-tools drives "
-			 "(irdad --list-devices --all lists every USB device)", name);
+			 "(irdad --list-devices=all lists every USB device)", name);
 		break;
 	case -ETIMEDOUT:
 		snprintf(err, errlen, "%s: the dongle did not finish its start-up in %u s",
