@@ -107,7 +107,8 @@ static void run_control(struct usb_umockdev *u, struct urb_slot *s)
 }
 
 /* Runs a submitted URB against the model if it can finish now; returns
- * whether it was a bulk OUT the model took. */
+ * whether it was a bulk OUT the model took or a control transfer (which
+ * may have changed the speed). */
 static bool try_finish(struct usb_umockdev *u, struct urb_slot *s)
 {
 	struct usbdevfs_urb *urb = urb_of(s);
@@ -123,7 +124,7 @@ static bool try_finish(struct usb_umockdev *u, struct urb_slot *s)
 	}
 	if (urb->type == USBDEVFS_URB_TYPE_CONTROL) {
 		run_control(u, s);
-		return false;
+		return true;
 	}
 	if (urb->endpoint & 0x80) {
 		r = len ? usb_model_bulk_in(u->model, urb->endpoint, b, len) : -EINVAL;

@@ -45,7 +45,8 @@ struct usb_umockdev_counters {
 };
 
 /* Called on umockdev's thread, without the lock held, after the model
- * took a bulk OUT transfer (so a frame may wait on its optical side). */
+ * took a bulk OUT transfer (so a frame may wait on its optical side) or
+ * ran a control transfer (which may have changed its speed). */
 typedef void (*usb_umockdev_notify_fn)(void *ctx);
 
 /* Adds the device for model (taken over, freed by usb_umockdev_free even

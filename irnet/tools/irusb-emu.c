@@ -71,7 +71,7 @@ extern char **environ;
 
 struct host_frame {
 	uint32_t baud;	/* MODE's speed when the host sent it */
-	size_t len;
+	size_t len;	/* 0: no frame, only a speed change (MODE set) */
 	uint8_t data[FRAME_MAX];
 };
 
@@ -95,6 +95,7 @@ struct emu {
 	struct host_frame q[QUEUE];
 	unsigned qhead, qcount;
 	uint64_t qdrops;
+	uint32_t q_baud;	/* the speed of the last entry queued */
 
 	/* The frame being written to the port. */
 	uint8_t out[FRAME_MAX * 2 + XBOFS + 8];
@@ -202,6 +203,18 @@ static void on_host_sent(void *ctx)
 		}
 		f->len = (size_t)n;
 		f->baud = usb_model_mcs7780_speed(m);
+		e->q_baud = f->baud;
+		e->qcount++;
+	}
+	/* MODE changed with no frame after it (a secondary switching after
+	 * its UA, waiting for the primary's first frame at the new speed):
+	 * the port must receive at that speed too, as the chip does, once
+	 * the bytes already written have had their line time. */
+	if (m && e->qcount < QUEUE && usb_model_mcs7780_speed(m) != e->q_baud) {
+		struct host_frame *f = &e->q[(e->qhead + e->qcount) % QUEUE];
+
+		f->len = 0;
+		f->baud = e->q_baud = usb_model_mcs7780_speed(m);
 		e->qcount++;
 	}
 	pthread_mutex_unlock(&e->qlock);
@@ -259,6 +272,10 @@ static bool next_frame(struct emu *e)
 			fprintf(stderr, "irusb-emu: %s\n", port_error(e->port));
 		else
 			say(e, "%s: speed %u", e->port_path, (unsigned)f.baud);
+	}
+	if (!f.len) {
+		e->out_off = e->out_len = 0;
+		return true;
 	}
 	wcursor_init(&w, e->out, sizeof(e->out));
 	n = sir_encode(&w, f.data, f.len, XBOFS);
@@ -575,6 +592,7 @@ static int setup(struct emu *e)
 		return -1;
 	}
 	e->port_fd = serial_fd(e->port);
+	e->q_baud = e->port->baud;
 	e->dec = sir_decoder_new(&dc);
 	e->loop = eloop_new(NULL);
 	e->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -62,7 +62,13 @@ check_PROGRAMS += tests/usb_emu_probe
 tests_usb_emu_probe_SOURCES = tests/usb_emu_probe.c
 tests_usb_emu_probe_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_usb_emu_probe_LDADD = irnet/libirnet.la
+# `make bench`: the programs on the emulated dongle against the same on
+# serial ptys: irspray's rate, the link's return after a replug, irdad's
+# CPU (tests/usb-bench.sh).
+BENCHMARKS += tests/usb-bench.sh
+# (irusb-emu: built by make, a bench: rule cannot sit inside the if)
 endif
+EXTRA_DIST += tests/usb-bench.sh
 TESTS += tests/usb-emu.sh tests/irdad-usb.sh
 EXTRA_DIST += tests/usb-emu.sh tests/irdad-usb.sh
 # In the sanitizer build too: irusb-emu, the probe and the stations under
