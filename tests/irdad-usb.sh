@@ -95,25 +95,17 @@ wait_calls() {
 		sleep 0.05
 	done
 }
-# wait_for_long FILE PATTERN: as wait_for, up to 30 s
-wait_for_long() {
-	i=0
-	until grep -q "$2" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt "$(ceiling 600)" ] && fail "no '$2' in $1"
-		sleep 0.05
-	done
-}
 exec 3<>"$tmp/ircomm-a"   # a program holding a's pty open: a calls again
 wait_calls 2
 kill -USR1 $pe
-wait_for_long "$tmp/irdad-alpha.err" 'warning: irdad: usb went away (usb: the dongle went away (unplugged)'
+wait_for "$tmp/irdad-alpha.err" 'warning: irdad: usb went away (usb: the dongle went away (unplugged)' 30
 echo "ok: unplugged: $(grep -m1 'usb went away' "$tmp/irdad-alpha.err")"
 [ -L "$tmp/ircomm-a" ] || fail "a's pty link went with the dongle"
 kill -0 $pa || fail "irdad ended with its dongle gone"
-wait_for_long "$tmp/irdad-beta.err" 'ircomm phone: connection lost'
+wait_for "$tmp/irdad-beta.err" 'ircomm phone: connection lost' 30
 echo "ok: b saw the link end"
 kill -USR2 $pe
-wait_for_long "$tmp/irdad-alpha.err" 'warning: irdad: usb is back (/dev/bus/usb/001/002 in port 1-1)'
+wait_for "$tmp/irdad-alpha.err" 'warning: irdad: usb is back (/dev/bus/usb/001/002 in port 1-1)' 30
 echo "ok: plugged back: $(grep -m1 'usb is back' "$tmp/irdad-alpha.err")"
 wait_calls 3
 echo "ok: a's held pty calls b again through the replugged dongle"

@@ -70,12 +70,13 @@ fail() {
 	for f in "$tmp"/*.out "$tmp"/*.err; do [ -s "$f" ] && sed "s|^|  $(basename "$f"): |" "$f"; done
 	exit 1
 }
-# wait_for FILE PATTERN: up to 5 s (40 s under valgrind)
+# wait_for FILE PATTERN [SECONDS]: up to SECONDS (5) on an idle machine,
+# scaled by the load (ceiling) and by 8 under valgrind
 wait_for() {
 	i=0
 	until grep -q "$2" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -gt "$(ceiling $((100 * slow)))" ] && fail "no '$2' in $1"
+		[ $i -gt "$(ceiling $((${3:-5} * 20 * slow)))" ] && fail "no '$2' in $1"
 		sleep 0.05
 	done
 }

@@ -5,7 +5,7 @@
  * waits for OPENED, sends one IrLAP discovery XID command (1 slot, slot
  * 0) and waits for an XID response, which it prints:
  *
- *   xid response from 0xXXXXXXXX nickname NAME: HEX
+ *   xid response from 0x<its address> nickname <its nickname>: <the frame in hex>
  *
  * The command goes out again each second until an answer comes (a frame
  * can meet the listener's own media-busy wait); the whole run is bounded
