@@ -74,20 +74,29 @@ tests_unit_test_hostile_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=cal
 	-Wl,--wrap=realloc -Wl,--wrap=free
 tests_unit_test_hostile_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
-# USB device models (docs/irnet-usb.md): the MCS7780 behind setup
-# packets and bulk transfers, with an optical side, for the host
-# adapter's tests.
+# USB device models (docs/irnet-usb.md): the MCS7780 and a Bridge class
+# device behind setup packets and bulk transfers, with an optical side,
+# for the host adapter's tests and irusb-emu.
 irnet_libirnet_la_SOURCES += irnet/sim/usb_model.c irnet/sim/usb_model.h
 noinst_LTLIBRARIES += irnet/sim/libirnet_usbmodel.la
 irnet_sim_libirnet_usbmodel_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
-irnet_sim_libirnet_usbmodel_la_SOURCES = irnet/sim/usb_model_mcs7780.c
+irnet_sim_libirnet_usbmodel_la_SOURCES = irnet/sim/usb_model_mcs7780.c \
+	irnet/sim/usb_model_irda_class.c
 irnet_libirnet_la_LIBADD += irnet/sim/libirnet_usbmodel.la
 
 UNIT_TESTS += tests/unit/test_usb_model_mcs7780
-tests_unit_test_usb_model_mcs7780_SOURCES = tests/unit/test_usb_model_mcs7780.c
+tests_unit_test_usb_model_mcs7780_SOURCES = tests/unit/test_usb_model_mcs7780.c \
+	tests/unit/usb_model_bench.h
 tests_unit_test_usb_model_mcs7780_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_unit_test_usb_model_mcs7780_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_model_mcs7780_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_usb_model_irda_class
+tests_unit_test_usb_model_irda_class_SOURCES = tests/unit/test_usb_model_irda_class.c \
+	tests/unit/usb_model_bench.h
+tests_unit_test_usb_model_irda_class_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_model_irda_class_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_model_irda_class_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
 # The model behind umockdev's usbfs emulation (usb_umockdev.h), for the
 # host adapter's test and irusb-emu; its own library, so that umockdev's

@@ -5,8 +5,18 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <string.h>
 
 #include "usb_model.h"
+
+void usb_model_init(struct usb_model *m, const struct usb_model_ops *ops, const char *name,
+		    const uint8_t *descriptors, size_t descriptors_len)
+{
+	m->ops = ops;
+	m->name = name;
+	m->descriptors = descriptors;
+	m->descriptors_len = descriptors_len;
+}
 
 int usb_model_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
 		      uint8_t *in, size_t in_cap)
@@ -28,4 +38,63 @@ void usb_model_free(struct usb_model *m)
 {
 	if (m)
 		m->ops->destroy(m);
+}
+
+int usb_model_ring_push(struct usb_model_ring *r, const uint8_t *frame, size_t len,
+			uint32_t baud)
+{
+	unsigned slot;
+
+	if (r->count == USB_MODEL_FRAMES)
+		return -ENOBUFS;
+	if (len > USB_MODEL_FRAME_MAX)
+		return -EMSGSIZE;
+	slot = (r->head + r->count) % USB_MODEL_FRAMES;
+	memcpy(r->data[slot], frame, len);
+	r->len[slot] = len;
+	r->baud[slot] = baud;
+	r->count++;
+	return 0;
+}
+
+const uint8_t *usb_model_ring_peek(const struct usb_model_ring *r, size_t *len)
+{
+	if (!r->count)
+		return NULL;
+	*len = r->len[r->head];
+	return r->data[r->head];
+}
+
+void usb_model_ring_pop(struct usb_model_ring *r)
+{
+	if (!r->count)
+		return;
+	r->head = (r->head + 1) % USB_MODEL_FRAMES;
+	r->count--;
+}
+
+int usb_model_take_frame(struct usb_model *m, uint8_t *buf, size_t cap, uint32_t *baud)
+{
+	size_t len = 0;
+	const uint8_t *frame = usb_model_ring_peek(&m->from_host, &len);
+
+	if (!frame)
+		return -EAGAIN;
+	if (len > cap)
+		return -EMSGSIZE;
+	memcpy(buf, frame, len);
+	if (baud)
+		*baud = m->from_host.baud[m->from_host.head];
+	usb_model_ring_pop(&m->from_host);
+	return (int)len;
+}
+
+int usb_model_inject_frame(struct usb_model *m, const uint8_t *frame, size_t len)
+{
+	return usb_model_ring_push(&m->to_host, frame, len, usb_model_speed(m));
+}
+
+uint32_t usb_model_speed(const struct usb_model *m)
+{
+	return m->ops->speed(m);
 }

@@ -7,10 +7,12 @@
  * data) in, IN data or a stall out; a bulk OUT transfer in; a bulk IN
  * request answered with data when the model has some.  Each model also
  * gives its descriptors (device, then configuration with its interfaces
- * and endpoints, as the bytes usbfs' "descriptors" file holds).  The
- * MCS7780 model (usb_model_mcs7780.c) adds an "optical" side: the IrLAP
- * frames the host sent, decoded from the chip's bulk framing, and frames
- * to deliver to the host.
+ * and endpoints, as the bytes usbfs' "descriptors" file holds), and an
+ * "optical" side that every model shares: the IrLAP frames the host sent,
+ * decoded from the chip's bulk framing, frames to deliver to the host,
+ * and the speed the host set the chip to.  The MCS7780 model is in
+ * usb_model_mcs7780.c, the USB IrDA Bridge class device in
+ * usb_model_irda_class.c.
  *
  * Does not own: any transport (ioctls, libusb, file descriptors), clocks
  * or threads.  No global state.  Parsing of what the host sends goes
@@ -38,8 +40,28 @@ struct usb_model_ops {
 	/* Returns the bytes of the next IN packet(s) (<= cap), -EAGAIN when
 	 * there is nothing yet, -EPIPE to stall. */
 	int (*bulk_in)(struct usb_model *m, uint8_t ep, uint8_t *buf, size_t cap);
+	/* The baud rate the host set the transceiver to. */
+	uint32_t (*speed)(const struct usb_model *m);
 	void (*destroy)(struct usb_model *m);
 };
+
+/* IrLAP frames (A, C, I; no FCS) waiting on one side of a model. */
+#define USB_MODEL_FRAMES 8
+#define USB_MODEL_FRAME_MAX 2100
+
+struct usb_model_ring {
+	uint8_t data[USB_MODEL_FRAMES][USB_MODEL_FRAME_MAX];
+	size_t len[USB_MODEL_FRAMES];
+	uint32_t baud[USB_MODEL_FRAMES];	/* the speed it went or goes out at */
+	unsigned head, count;
+};
+
+/* Returns 0, -ENOBUFS when full or -EMSGSIZE. */
+int usb_model_ring_push(struct usb_model_ring *r, const uint8_t *frame, size_t len,
+			uint32_t baud);
+/* The oldest frame, or NULL when empty; usb_model_ring_pop drops it. */
+const uint8_t *usb_model_ring_peek(const struct usb_model_ring *r, size_t *len);
+void usb_model_ring_pop(struct usb_model_ring *r);
 
 struct usb_model {
 	const struct usb_model_ops *ops;
@@ -48,13 +70,31 @@ struct usb_model {
 	size_t descriptors_len;
 	/* When set, every call fails with -ENODEV (an unplugged device). */
 	bool gone;
+	/* The optical side: frames the host sent, frames for the host. */
+	struct usb_model_ring from_host, to_host;
+	/* Bulk OUT transfers the model could not decode, or sent at a speed
+	 * it does not model. */
+	uint64_t bad_transfers;
 };
 
+/* Fills in the generic part of a zeroed model. */
+void usb_model_init(struct usb_model *m, const struct usb_model_ops *ops, const char *name,
+		    const uint8_t *descriptors, size_t descriptors_len);
 int usb_model_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
 		      uint8_t *in, size_t in_cap);
 int usb_model_bulk_out(struct usb_model *m, uint8_t ep, const uint8_t *data, size_t len);
 int usb_model_bulk_in(struct usb_model *m, uint8_t ep, uint8_t *buf, size_t cap);
 void usb_model_free(struct usb_model *m);
+
+/* The optical side, SIR only.  Takes the oldest frame the host sent
+ * (A, C, I, FCS checked and removed) into buf, and the speed the chip
+ * sent it at into *baud (may be NULL); returns its length, -EAGAIN if
+ * none, -EMSGSIZE if it does not fit. */
+int usb_model_take_frame(struct usb_model *m, uint8_t *buf, size_t cap, uint32_t *baud);
+/* Queues a frame (A, C, I) for the host, delivered on its next bulk IN
+ * in the chip's framing.  Returns 0 or -errno. */
+int usb_model_inject_frame(struct usb_model *m, const uint8_t *frame, size_t len);
+uint32_t usb_model_speed(const struct usb_model *m);
 
 /* --- MCS7780 -------------------------------------------------------------- */
 
@@ -72,17 +112,24 @@ uint16_t usb_model_mcs7780_reg(const struct usb_model *m, unsigned reg);
 /* The writes seen so far (at most USB_MODEL_MCS7780_LOG kept); *n gets
  * the count. */
 const struct usb_model_reg_write *usb_model_mcs7780_writes(const struct usb_model *m, size_t *n);
-/* The optical side, SIR only.  Takes the oldest frame the host sent
- * (A, C, I, FCS checked and removed) into buf; returns its length,
- * -EAGAIN if none, -EMSGSIZE if it does not fit. */
-int usb_model_mcs7780_take_frame(struct usb_model *m, uint8_t *buf, size_t cap);
-/* Queues a frame (A, C, I) for the host: delivered on its next bulk IN
- * as the chip does (escaped, FCS, no BOF/EOF).  Returns 0 or -errno. */
-int usb_model_mcs7780_inject_frame(struct usb_model *m, const uint8_t *frame, size_t len);
-/* The baud rate MODE sets (its speed field, or 4000000 with the FIR
- * bit): 2400 after reset, as MODE reads 0 then. */
-uint32_t usb_model_mcs7780_speed(const struct usb_model *m);
-/* Bulk OUT transfers the model could not decode. */
-uint64_t usb_model_mcs7780_bad_transfers(const struct usb_model *m);
+/* Its speed (usb_model_speed) is the one MODE sets (its speed field, or
+ * 4000000 with the FIR bit): 2400 after reset, as MODE reads 0 then.
+ * Frames for the host go up as the chip does: escaped, FCS, no BOF/EOF. */
+
+/* --- USB IrDA Bridge class ------------------------------------------------- */
+
+#define USB_MODEL_IRDA_CLASS_EP_IN 0x81u
+#define USB_MODEL_IRDA_CLASS_EP_OUT 0x02u
+#define USB_MODEL_IRDA_CLASS_EP_INTR 0x83u	/* present, never used */
+
+/* A class device with that ID; speed_bug: the header's speed applies
+ * before the frame it rides on (IUC_SPEED_BUG), else after.  It starts
+ * at 9600 with 12 extra BOFs; its speed (usb_model_speed) follows the
+ * headers. */
+struct usb_model *usb_model_irda_class_new(uint16_t vid, uint16_t pid, bool speed_bug);
+/* The extra-BOF count the headers set. */
+uint32_t usb_model_irda_class_xbofs(const struct usb_model *m);
+/* GET_CLASS_DESC requests answered. */
+uint64_t usb_model_irda_class_desc_reads(const struct usb_model *m);
 
 #endif

@@ -17,23 +17,12 @@
 #include "sir.h"
 #include "usb_model.h"
 
-#define FRAMES 8
-#define FRAME_MAX 2100
-
-struct frame_ring {
-	uint8_t data[FRAMES][FRAME_MAX];
-	size_t len[FRAMES];
-	unsigned head, count;
-};
-
 struct mcs7780_model {
 	struct usb_model base;	/* first */
 	uint16_t reg[MCS7780_NREGS];
 	struct usb_model_reg_write writes[USB_MODEL_MCS7780_LOG];
 	size_t n_writes;
 	struct sir_decoder *sir;
-	struct frame_ring from_host, to_host;
-	uint64_t bad_transfers;
 };
 
 /* Device descriptor (18 bytes), then configuration (9), interface (9,
@@ -50,27 +39,6 @@ static const uint8_t mcs7780_descriptors[] = {
 static struct mcs7780_model *model_of(struct usb_model *m)
 {
 	return (struct mcs7780_model *)m;
-}
-
-static int ring_push(struct frame_ring *r, const uint8_t *data, size_t len)
-{
-	unsigned slot;
-
-	if (r->count == FRAMES)
-		return -ENOBUFS;
-	if (len > FRAME_MAX)
-		return -EMSGSIZE;
-	slot = (r->head + r->count) % FRAMES;
-	memcpy(r->data[slot], data, len);
-	r->len[slot] = len;
-	r->count++;
-	return 0;
-}
-
-static void ring_pop(struct frame_ring *r)
-{
-	r->head = (r->head + 1) % FRAMES;
-	r->count--;
 }
 
 static void log_write(struct mcs7780_model *mm, uint16_t reg, uint16_t value)
@@ -128,8 +96,8 @@ static void on_host_frame(void *ctx, const uint8_t *frame, size_t len)
 {
 	struct mcs7780_model *mm = ctx;
 
-	if (ring_push(&mm->from_host, frame, len) < 0)
-		mm->bad_transfers++;
+	if (usb_model_ring_push(&mm->base.from_host, frame, len, usb_model_speed(&mm->base)) < 0)
+		mm->base.bad_transfers++;
 }
 
 static bool mode_is_sir(const struct mcs7780_model *mm)
@@ -154,7 +122,7 @@ static int mcs7780_bulk_out(struct usb_model *m, uint8_t ep, const uint8_t *data
 	/* the length counts its own two bytes */
 	if (!cursor_ok(&c) || counted != len || !mode_is_sir(mm) ||
 	    !cursor_view(&c, cursor_remaining(&c), &body)) {
-		mm->bad_transfers++;
+		mm->base.bad_transfers++;
 		return (int)len;
 	}
 	sir_decoder_reset(mm->sir);
@@ -166,7 +134,7 @@ static int mcs7780_bulk_out(struct usb_model *m, uint8_t ep, const uint8_t *data
  * XBOFs, BOF and EOF. */
 static int chip_rx_bytes(const uint8_t *frame, size_t len, uint8_t *buf, size_t cap)
 {
-	uint8_t wrapped[2 * FRAME_MAX + 8];
+	uint8_t wrapped[2 * USB_MODEL_FRAME_MAX + 8];
 	struct wcursor w;
 	int n;
 
@@ -182,16 +150,17 @@ static int chip_rx_bytes(const uint8_t *frame, size_t len, uint8_t *buf, size_t 
 
 static int mcs7780_bulk_in(struct usb_model *m, uint8_t ep, uint8_t *buf, size_t cap)
 {
-	struct mcs7780_model *mm = model_of(m);
-	struct frame_ring *r = &mm->to_host;
+	struct usb_model_ring *r = &m->to_host;
+	size_t len = 0;
+	const uint8_t *frame = usb_model_ring_peek(r, &len);
 	int n;
 
 	if (ep != USB_MODEL_MCS7780_EP_IN)
 		return -EPIPE;
-	if (!r->count)
+	if (!frame)
 		return -EAGAIN;
-	n = chip_rx_bytes(r->data[r->head], r->len[r->head], buf, cap);
-	ring_pop(r);
+	n = chip_rx_bytes(frame, len, buf, cap);
+	usb_model_ring_pop(r);
 	return n;
 }
 
@@ -203,10 +172,25 @@ static void mcs7780_destroy(struct usb_model *m)
 	free(mm);
 }
 
+/* MODE's speed field as mcs7780.h's table codes it: 2400 .. 115200 at
+ * SIR, 576000 and 1152000 at MIR; with the FIR bit, 4000000 whatever the
+ * field holds. */
+static uint32_t mcs7780_speed(const struct usb_model *m)
+{
+	static const uint32_t by_field[] = { 2400, 9600, 19200, 38400, 57600,
+					     115200, 576000, 1152000 };
+	uint16_t mode = ((const struct mcs7780_model *)m)->reg[MCS7780_REG_MODE];
+
+	if (mode & MCS7780_MODE_FIR)
+		return 4000000;
+	return by_field[(mode & MCS7780_MODE_SPEED_MASK) >> MCS7780_MODE_SPEED_SHIFT];
+}
+
 static const struct usb_model_ops mcs7780_model_ops = {
 	.control = mcs7780_control,
 	.bulk_out = mcs7780_bulk_out,
 	.bulk_in = mcs7780_bulk_in,
+	.speed = mcs7780_speed,
 	.destroy = mcs7780_destroy,
 };
 
@@ -223,12 +207,8 @@ struct usb_model *usb_model_mcs7780_new(void)
 		free(mm);
 		return NULL;
 	}
-	mm->base = (struct usb_model){
-		.ops = &mcs7780_model_ops,
-		.name = "mcs7780",
-		.descriptors = mcs7780_descriptors,
-		.descriptors_len = sizeof(mcs7780_descriptors),
-	};
+	usb_model_init(&mm->base, &mcs7780_model_ops, "mcs7780", mcs7780_descriptors,
+		       sizeof(mcs7780_descriptors));
 	return &mm->base;
 }
 
@@ -245,43 +225,4 @@ const struct usb_model_reg_write *usb_model_mcs7780_writes(const struct usb_mode
 
 	*n = mm->n_writes < USB_MODEL_MCS7780_LOG ? mm->n_writes : USB_MODEL_MCS7780_LOG;
 	return mm->writes;
-}
-
-int usb_model_mcs7780_take_frame(struct usb_model *m, uint8_t *buf, size_t cap)
-{
-	struct frame_ring *r = &model_of(m)->from_host;
-	size_t len;
-
-	if (!r->count)
-		return -EAGAIN;
-	len = r->len[r->head];
-	if (len > cap)
-		return -EMSGSIZE;
-	memcpy(buf, r->data[r->head], len);
-	ring_pop(r);
-	return (int)len;
-}
-
-int usb_model_mcs7780_inject_frame(struct usb_model *m, const uint8_t *frame, size_t len)
-{
-	return ring_push(&model_of(m)->to_host, frame, len);
-}
-
-uint64_t usb_model_mcs7780_bad_transfers(const struct usb_model *m)
-{
-	return ((const struct mcs7780_model *)m)->bad_transfers;
-}
-
-/* MODE's speed field as mcs7780.h's table codes it: 2400 .. 115200 at
- * SIR, 576000 and 1152000 at MIR; with the FIR bit, 4000000 whatever the
- * field holds. */
-uint32_t usb_model_mcs7780_speed(const struct usb_model *m)
-{
-	static const uint32_t by_field[] = { 2400, 9600, 19200, 38400, 57600,
-					     115200, 576000, 1152000 };
-	uint16_t mode = ((const struct mcs7780_model *)m)->reg[MCS7780_REG_MODE];
-
-	if (mode & MCS7780_MODE_FIR)
-		return 4000000;
-	return by_field[(mode & MCS7780_MODE_SPEED_MASK) >> MCS7780_MODE_SPEED_SHIFT];
 }

@@ -173,8 +173,9 @@ static void say(const struct emu *e, const char *fmt, ...)
 
 /* ---- host to air ------------------------------------------------------- */
 
-/* On umockdev's thread, after a bulk OUT: no other ioctl runs meanwhile,
- * so MODE is still what the frame was sent at. */
+/* On umockdev's thread, after a bulk OUT: each frame comes with the
+ * speed the chip sent it at, and the chip's speed now tells of a change
+ * with no frame after it. */
 static void on_host_sent(void *ctx)
 {
 	struct emu *e = ctx;
@@ -188,13 +189,13 @@ static void on_host_sent(void *ctx)
 		int n;
 
 		if (e->qcount == QUEUE) {
-			n = usb_model_mcs7780_take_frame(m, spill, sizeof(spill));
+			n = usb_model_take_frame(m, spill, sizeof(spill), NULL);
 			if (n == -EAGAIN)
 				break;
 			e->qdrops++;
 			continue;
 		}
-		n = usb_model_mcs7780_take_frame(m, f->data, sizeof(f->data));
+		n = usb_model_take_frame(m, f->data, sizeof(f->data), &f->baud);
 		if (n == -EAGAIN)
 			break;
 		if (n < 0) {
@@ -202,7 +203,6 @@ static void on_host_sent(void *ctx)
 			continue;
 		}
 		f->len = (size_t)n;
-		f->baud = usb_model_mcs7780_speed(m);
 		e->q_baud = f->baud;
 		e->qcount++;
 	}
@@ -210,11 +210,11 @@ static void on_host_sent(void *ctx)
 	 * its UA, waiting for the primary's first frame at the new speed):
 	 * the port must receive at that speed too, as the chip does, once
 	 * the bytes already written have had their line time. */
-	if (m && e->qcount < QUEUE && usb_model_mcs7780_speed(m) != e->q_baud) {
+	if (m && e->qcount < QUEUE && usb_model_speed(m) != e->q_baud) {
 		struct host_frame *f = &e->q[(e->qhead + e->qcount) % QUEUE];
 
 		f->len = 0;
-		f->baud = e->q_baud = usb_model_mcs7780_speed(m);
+		f->baud = e->q_baud = usb_model_speed(m);
 		e->qcount++;
 	}
 	pthread_mutex_unlock(&e->qlock);
@@ -348,7 +348,7 @@ static void on_air_frame(void *ctx, const uint8_t *frame, size_t len)
 {
 	struct emu *e = ctx;
 	struct usb_model *m = usb_umockdev_lock(e->usb);
-	int r = m ? usb_model_mcs7780_inject_frame(m, frame, len) : -ENODEV;
+	int r = m ? usb_model_inject_frame(m, frame, len) : -ENODEV;
 
 	usb_umockdev_unlock(e->usb);
 	if (r < 0) {

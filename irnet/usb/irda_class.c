@@ -118,6 +118,16 @@ uint8_t irda_class_xbof_code(uint32_t n)
 	return code;
 }
 
+uint32_t irda_class_speed_of_code(uint8_t code)
+{
+	return code ? usb_baud_of_bit(code - 1u) : 0;
+}
+
+uint32_t irda_class_xbofs_of_code(uint8_t code)
+{
+	return code >= 1 && code <= NELEMS(xbof_counts) ? xbof_counts[code - 1] : UINT32_MAX;
+}
+
 uint8_t irda_class_header(uint8_t speed_code, uint8_t xbof_code)
 {
 	return (uint8_t)((xbof_code << IRDA_CLASS_HDR_XBOF_SHIFT) |

@@ -105,6 +105,11 @@ uint8_t irda_class_speed_code(uint32_t baud);
  * safe), above 48 gives 48's code. */
 uint8_t irda_class_xbof_code(uint32_t n);
 uint8_t irda_class_header(uint8_t speed_code, uint8_t xbof_code);
+/* The other way, for device models: the speed of a header code (0 for
+ * 0, "no change", and for codes past 4000000's), and the BOF count of a
+ * BOF code (UINT32_MAX for 0, "no change", and codes past 8). */
+uint32_t irda_class_speed_of_code(uint8_t code);
+uint32_t irda_class_xbofs_of_code(uint8_t code);
 
 /*
  * Appends the bulk OUT transfer for one frame: header, then A, C, I.

@@ -222,6 +222,11 @@ uint16_t usb_baud_bit(uint32_t baud)
 	return 0;
 }
 
+uint32_t usb_baud_of_bit(unsigned n)
+{
+	return n < sizeof(baud_table) / sizeof(baud_table[0]) ? baud_table[n] : 0;
+}
+
 struct usb_xfer usb_control_xfer(uint32_t tag, const struct usb_setup *s, uint32_t timeout_ms)
 {
 	struct usb_xfer x = {

@@ -279,6 +279,9 @@ const struct usb_dongle_counters *usb_dongle_counters(const struct usb_dongle *d
 /* The IrLAP QoS baud bit of a speed (2400 -> bit 0 ... 4000000 -> bit 8),
  * 0 if IrDA has no such speed. */
 uint16_t usb_baud_bit(uint32_t baud);
+/* The speed of QoS baud bit number n (0 -> 2400 ... 8 -> 4000000), 0
+ * past the table. */
+uint32_t usb_baud_of_bit(unsigned n);
 /* A control transfer with no data stage or an IN data stage. */
 struct usb_xfer usb_control_xfer(uint32_t tag, const struct usb_setup *s, uint32_t timeout_ms);
 /* The clear-halt request for endpoint ep. */

@@ -153,7 +153,7 @@ static bool frame_on_optical_side(struct rig *r, const void *arg)
 {
 	int *n = (int *)arg;
 
-	*n = usb_model_mcs7780_take_frame(usb_umockdev_lock(r->emu), r->rx, sizeof(r->rx));
+	*n = usb_model_take_frame(usb_umockdev_lock(r->emu), r->rx, sizeof(r->rx), NULL);
 	usb_umockdev_unlock(r->emu);
 	return *n != -EAGAIN;
 }
@@ -185,13 +185,13 @@ static void frames_both_ways(void **state)
 	assert_true(run_until(&r, frame_on_optical_side, &n));
 	assert_int_equal(n, sizeof(xid));
 	assert_memory_equal(r.rx, xid, sizeof(xid));
-	n = usb_model_mcs7780_inject_frame(usb_umockdev_lock(r.emu), ua, sizeof(ua));
+	n = usb_model_inject_frame(usb_umockdev_lock(r.emu), ua, sizeof(ua));
 	usb_umockdev_unlock(r.emu);
 	assert_int_equal(n, 0);
 	assert_true(run_until(&r, frame_received, NULL));
 	assert_int_equal(r.rx_len, sizeof(ua));
 	assert_memory_equal(r.rx, ua, sizeof(ua));
-	bad = usb_model_mcs7780_bad_transfers(usb_umockdev_lock(r.emu));
+	bad = usb_umockdev_lock(r.emu)->bad_transfers;
 	usb_umockdev_unlock(r.emu);
 	assert_int_equal(bad, 0);
 	rig_close(&r);

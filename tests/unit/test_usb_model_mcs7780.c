@@ -16,172 +16,17 @@
 #include <errno.h>
 
 #include "mcs7780.h"
-#include "usb_dongle.h"
-#include "usb_model.h"
-
-#define PENDING 8
-
-/* The in-process host: submitted transfers wait here until pump() runs
- * them against the model (never from inside the core's callbacks). */
-struct bench {
-	struct usb_model *model;
-	struct usb_dongle *core;
-	struct usb_xfer pending[PENDING];
-	uint8_t out_copy[PENDING][4200];
-	bool cancelled[PENDING];
-	size_t n_pending;
-	enum usb_dongle_event events[32];
-	size_t n_events;
-	uint8_t rx[2100];
-	size_t rx_len;
-	size_t rx_frames;
-};
-
-static void bench_submit(void *ctx, const struct usb_xfer *x)
-{
-	struct bench *b = ctx;
-
-	assert_true(b->n_pending < PENDING);
-	b->pending[b->n_pending] = *x;
-	if (x->data && x->length) {
-		assert_true(x->length <= sizeof(b->out_copy[0]));
-		memcpy(b->out_copy[b->n_pending], x->data, x->length);
-		b->pending[b->n_pending].data = b->out_copy[b->n_pending];
-	}
-	b->cancelled[b->n_pending] = false;
-	b->n_pending++;
-}
-
-static void bench_cancel(void *ctx, uint32_t tag)
-{
-	struct bench *b = ctx;
-
-	for (size_t i = 0; i < b->n_pending; i++)
-		if (b->pending[i].tag == tag)
-			b->cancelled[i] = true;
-}
-
-static void bench_frame(void *ctx, const struct usb_rx_frame *f)
-{
-	struct bench *b = ctx;
-
-	assert_true(f->len <= sizeof(b->rx));
-	memcpy(b->rx, f->data, f->len);
-	b->rx_len = f->len;
-	b->rx_frames++;
-}
-
-static void bench_event(void *ctx, enum usb_dongle_event ev, int err)
-{
-	struct bench *b = ctx;
-
-	(void)err;
-	assert_true(b->n_events < 32);
-	b->events[b->n_events++] = ev;
-}
-
-static enum usb_status status_of(int r)
-{
-	return r == -ENODEV ? USB_STATUS_NO_DEVICE : r == -EPIPE ? USB_STATUS_STALL
-		: r < 0 ? USB_STATUS_ERROR : USB_STATUS_OK;
-}
-
-/* Runs one pending transfer against the model; false if it must wait
- * (a bulk IN with nothing to give). */
-static bool run_one(struct bench *b, const struct usb_xfer *x, bool cancelled,
-		    struct usb_completion *c, uint8_t *buf, size_t cap)
-{
-	uint8_t setup[8];
-	int r;
-
-	*c = (struct usb_completion){ .tag = x->tag, .data = buf };
-	if (cancelled) {
-		c->status = USB_STATUS_CANCELLED;
-		return true;
-	}
-	if (x->type == USB_XFER_CONTROL || x->type == USB_XFER_CLEAR_HALT) {
-		usb_setup_pack(&x->setup, setup);
-		r = usb_model_control(b->model, setup, x->data, buf, cap);
-	} else if (x->endpoint & USB_DIR_IN) {
-		r = usb_model_bulk_in(b->model, x->endpoint, buf, x->length < cap ? x->length : cap);
-		if (r == -EAGAIN)
-			return false;
-	} else {
-		r = usb_model_bulk_out(b->model, x->endpoint, x->data, x->length);
-	}
-	c->status = status_of(r);
-	c->actual = r > 0 ? (size_t)r : 0;
-	return true;
-}
-
-/* Completes whatever can complete, until nothing moves. */
-static void pump(struct bench *b)
-{
-	bool moved = true;
-
-	while (moved) {
-		moved = false;
-		for (size_t i = 0; i < b->n_pending; i++) {
-			struct usb_xfer x = b->pending[i];
-			bool cancelled = b->cancelled[i];
-			struct usb_completion c;
-			uint8_t buf[4200];
-
-			if (!run_one(b, &x, cancelled, &c, buf, sizeof(buf)))
-				continue;
-			memmove(&b->pending[i], &b->pending[i + 1],
-				(b->n_pending - i - 1) * sizeof(b->pending[0]));
-			memmove(&b->cancelled[i], &b->cancelled[i + 1],
-				(b->n_pending - i - 1) * sizeof(b->cancelled[0]));
-			memmove(b->out_copy[i], b->out_copy[i + 1],
-				(b->n_pending - i - 1) * sizeof(b->out_copy[0]));
-			for (size_t j = i; j + 1 < b->n_pending; j++)
-				if (b->pending[j].data)
-					b->pending[j].data = b->out_copy[j];
-			b->n_pending--;
-			usb_dongle_complete(b->core, &c, 0);
-			moved = true;
-			break;
-		}
-	}
-}
-
-static bool saw(const struct bench *b, enum usb_dongle_event ev)
-{
-	for (size_t i = 0; i < b->n_events; i++)
-		if (b->events[i] == ev)
-			return true;
-	return false;
-}
+#include "usb_model_bench.h"
 
 static void bench_open(struct bench *b)
 {
-	struct usb_dongle_config cfg = {
-		.ep = { .bulk_in = USB_MODEL_MCS7780_EP_IN, .bulk_out = USB_MODEL_MCS7780_EP_OUT,
-			.in_max_packet = 64, .out_max_packet = 64 },
-		.host = { bench_submit, bench_cancel, bench_frame, bench_event, b },
-		.clear_halt = USB_CLEAR_HALT_SWAPPED,
+	static const struct usb_endpoints ep = {
+		.bulk_in = USB_MODEL_MCS7780_EP_IN, .bulk_out = USB_MODEL_MCS7780_EP_OUT,
+		.in_max_packet = 64, .out_max_packet = 64,
 	};
-	char err[128];
 
-	memset(b, 0, sizeof(*b));
-	b->model = usb_model_mcs7780_new();
-	assert_non_null(b->model);
-	cfg.host.ctx = b;
-	assert_int_equal(usb_dongle_new(&mcs7780_family, &cfg, NULL, &b->core, err, sizeof(err)), 0);
-	assert_int_equal(usb_dongle_open(b->core, 0), 0);
-	pump(b);
-	assert_true(saw(b, USB_EVENT_OPENED));
-}
-
-static void bench_close(struct bench *b)
-{
-	assert_int_equal(usb_dongle_close(b->core, 0), 0);
-	pump(b);
-	assert_true(saw(b, USB_EVENT_CLOSED));
-	assert_int_equal(b->n_pending, 0);
-	usb_dongle_free(b->core);
-	usb_model_free(b->model);
+	bench_start(b, usb_model_mcs7780_new(), &mcs7780_family, NULL, &ep,
+		    USB_CLEAR_HALT_SWAPPED);
 }
 
 static const uint8_t xid[] = { 0xFF, 0x3F, 0x01, 0x78, 0x56, 0x34, 0x12,
@@ -221,13 +66,13 @@ static void frames_both_ways_and_speed(void **state)
 	assert_int_equal(usb_dongle_send(b.core, &f, 0), 0);
 	pump(&b);
 	assert_true(saw(&b, USB_EVENT_TX_DONE));
-	n = usb_model_mcs7780_take_frame(b.model, got, sizeof(got));
+	n = usb_model_take_frame(b.model, got, sizeof(got), NULL);
 	assert_int_equal(n, sizeof(xid));
 	assert_memory_equal(got, xid, sizeof(xid));
-	assert_int_equal(usb_model_mcs7780_take_frame(b.model, got, sizeof(got)), -EAGAIN);
+	assert_int_equal(usb_model_take_frame(b.model, got, sizeof(got), NULL), -EAGAIN);
 
 	/* bytes that need escaping, so the model's wrapping is exercised */
-	assert_int_equal(usb_model_mcs7780_inject_frame(b.model, ua, sizeof(ua)), 0);
+	assert_int_equal(usb_model_inject_frame(b.model, ua, sizeof(ua)), 0);
 	pump(&b);
 	assert_int_equal(b.rx_frames, 1);
 	assert_int_equal(b.rx_len, sizeof(ua));
@@ -238,7 +83,7 @@ static void frames_both_ways_and_speed(void **state)
 	assert_true(saw(&b, USB_EVENT_SPEED));
 	assert_int_equal(usb_model_mcs7780_reg(b.model, MCS7780_REG_MODE),
 			 mcs7780_mode_for_speed(0x1622, 115200));
-	assert_int_equal(usb_model_mcs7780_bad_transfers(b.model), 0);
+	assert_int_equal(b.model->bad_transfers, 0);
 	bench_close(&b);
 }
 
@@ -253,16 +98,16 @@ static void speed_follows_mode(void **state)
 
 	(void)state;
 	assert_non_null(fresh);
-	assert_int_equal(usb_model_mcs7780_speed(fresh), 2400);
+	assert_int_equal(usb_model_speed(fresh), 2400);
 	usb_model_free(fresh);
 	bench_open(&b);
-	assert_int_equal(usb_model_mcs7780_speed(b.model), 9600);
+	assert_int_equal(usb_model_speed(b.model), 9600);
 	for (size_t i = 0; i < sizeof(bauds) / sizeof(bauds[0]); i++) {
 		b.n_events = 0;
 		assert_int_equal(usb_dongle_set_speed(b.core, bauds[i], 0), 0);
 		pump(&b);
 		assert_true(saw(&b, USB_EVENT_SPEED));
-		assert_int_equal(usb_model_mcs7780_speed(b.model), bauds[i]);
+		assert_int_equal(usb_model_speed(b.model), bauds[i]);
 	}
 	bench_close(&b);
 }
