@@ -161,6 +161,19 @@ check_dir() {
 	fi
 }
 
+# Names the tests that failed inside distcheck's own build and shows the
+# end of each one's log (make leaves that build in place on failure).
+distcheck_failures() {
+	local line name log
+	grep -E '^(FAIL|ERROR): ' build/distcheck.log | sort -u | while IFS= read -r line; do
+		say "distcheck: $line"
+		name=${line#*: }
+		name=${name%% *}
+		log=$(find build -path '*/_build/*' -name "$(basename "$name").log" 2>/dev/null | head -1)
+		[ -n "$log" ] && tail -40 "$log"
+	done
+}
+
 # distcheck builds the release tarball and checks it from scratch.  Its
 # result is remembered per source state, so an unchanged tree does not
 # pay for it twice; a fresh clone always runs it.
@@ -173,6 +186,7 @@ distcheck() {
 	fi
 	make -C build -j"$jobs" distcheck >build/distcheck.log 2>&1 || {
 		tail -60 build/distcheck.log
+		distcheck_failures
 		return 1
 	}
 	grep -A3 'archives ready for distribution' build/distcheck.log
