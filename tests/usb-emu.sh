@@ -32,12 +32,14 @@ mkdir "$tmp/lock"
 lpid=$!
 wait_for "$tmp/listen.out" '^listening on '
 
-# run_client NAME COMMAND...: COMMAND under irusb-emu on side a; its
-# output in $tmp/NAME.out, irusb-emu's log in $tmp/NAME-emu.err.
+# run_client NAME COMMAND...: COMMAND under irusb-emu on side a, with
+# the dongle $model (default mcs7780); its output in $tmp/NAME.out,
+# irusb-emu's log in $tmp/NAME-emu.err.
+model=mcs7780
 run_client() {
 	name=$1
 	shift
-	"$emu" --port "$a" -v -- "$@" >"$tmp/$name.out" 2>"$tmp/$name-emu.err"
+	"$emu" --port "$a" --model "$model" -v -- "$@" >"$tmp/$name.out" 2>"$tmp/$name-emu.err"
 }
 
 # 1. The probe: opened, one XID out, beta's response back.
@@ -80,7 +82,26 @@ grep -q '^irusb-emu: plugged /dev/bus/usb/001/002 back in$' "$tmp/plug-emu.err" 
 	fail "no replug logged"
 echo "unplug and replug: gone, then answered again"
 
-# 4. irusb-emu's own exit status and messages.
+# 4. A USB IrDA Bridge class device (the ACTiSYS ID, which has the speed
+# bug) and a class device by interface class alone: the class core reads
+# its descriptor, the XID is answered, and the switch to 115200 is a
+# header-only frame the port follows.
+for model in irda-class irda-class:1209:7e57; do
+	run_client class "$probe" --timeout "$(ceiling 10)" --then-speed 115200; rc=$?
+	[ $rc -eq 0 ] || fail "--model $model: probe exit $rc"
+	grep -Eq '^xid response from 0x[0-9a-f]{8} nickname beta: ' "$tmp/class.out" ||
+		fail "--model $model: no XID response naming beta"
+	grep -q '^family irda-class$' "$tmp/class.out" || fail "--model $model: not driven by the class core"
+	grep -q "^irusb-emu: frame of 14 bytes to $a at 115200$" "$tmp/class-emu.err" ||
+		fail "--model $model: the XID after the switch did not go out at 115200"
+	echo "$model: answered through the Bridge class core, then at 115200"
+done
+model=mcs7780
+"$emu" --port "$a" --model irda-class:12:34 -- true 2>"$tmp/model.err"; rc=$?
+[ $rc -eq 2 ] || fail "a bad --model: exit $rc, not 2"
+grep -q '^irusb-emu: --model irda-class:12:34: ' "$tmp/model.err" || fail "a bad --model: not named"
+
+# 5. irusb-emu's own exit status and messages.
 "$emu" --port "$a" -- sh -c 'exit 7' 2>"$tmp/st.err"; rc=$?
 [ $rc -eq 7 ] || fail "exit status of the command not passed on: $rc"
 "$emu" --port "$a" -- sh -c 'kill -TERM $$' 2>>"$tmp/st.err"; rc=$?

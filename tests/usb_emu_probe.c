@@ -101,12 +101,17 @@ static void on_event(void *ctx, enum usb_dongle_event ev, int err)
 	struct probe *p = ctx;
 
 	switch (ev) {
-	case USB_EVENT_OPENED:
+	case USB_EVENT_OPENED: {
+		struct usb_host_found found;
+
 		p->opened = true;
 		printf("opened\n");
+		if (usb_host_describe(p->dev, &found) == 0 && found.family)
+			printf("family %s\n", found.family->name);
 		fflush(stdout);
 		send_xid(p);
 		break;
+	}
 	case USB_EVENT_SPEED: {
 		struct usb_tx_frame tx = { .data = p->xid, .len = p->xid_len };
 

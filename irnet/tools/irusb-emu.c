@@ -1,22 +1,22 @@
 /*
- * irusb-emu: an emulated MCS7780 USB IrDA dongle for a real program, on
- * an emulated IrDA medium.
+ * irusb-emu: an emulated USB IrDA dongle (an MCS7780, or a USB IrDA
+ * Bridge class device) for a real program, on an emulated IrDA medium.
  *
- * The dongle is the device model (irnet/sim/usb_model_mcs7780.c) behind
+ * The dongle is a device model (irnet/sim/usb_model_*.c) behind
  * umockdev's usbfs emulation (irnet/sim/usb_umockdev.c) at
  * /dev/bus/usb/BBB/DDD.  The command runs as a child with umockdev's
  * preload and the testbed's UMOCKDEV_DIR, so that its libusb finds and
  * drives the model as it would the chip.  The model's optical side is
  * bridged to a serial port (normally one of irwire's ptys) as a SIR
  * transceiver would: each frame the host sent is SIR-wrapped and written
- * at the speed the chip's MODE register was set to when the frame was
- * sent; bytes read from the port go through the SIR decoder, and good
- * frames are queued for the host.
+ * at the speed the chip was set to when it sent the frame; bytes read
+ * from the port go through the SIR decoder, and good frames are queued
+ * for the host.
  *
  * Threads: umockdev's worker thread runs the usbfs handler; right after
  * each bulk OUT (still on that thread, before any further ioctl can
- * change MODE) the frames are taken from the model with the speed, into
- * a queue this thread drains.  The signals are blocked before the
+ * change the speed) the frames are taken from the model with their
+ * speeds, into a queue this thread drains.  The signals are blocked before the
  * testbed (and so its thread) exists, so that only the loop's signalfd
  * sees them.
  *
@@ -51,6 +51,7 @@
 
 #include "cursor.h"
 #include "eloop.h"
+#include "irda_class.h"
 #include "serial.h"
 #include "sir.h"
 #include "usb_model.h"
@@ -70,13 +71,21 @@
 extern char **environ;
 
 struct host_frame {
-	uint32_t baud;	/* MODE's speed when the host sent it */
-	size_t len;	/* 0: no frame, only a speed change (MODE set) */
+	uint32_t baud;	/* the chip's speed when it sent the frame */
+	size_t len;	/* 0: no frame, only a speed change */
 	uint8_t data[FRAME_MAX];
+};
+
+/* Which device model plays the dongle (--model). */
+struct model_choice {
+	bool irda_class;	/* else the MCS7780 */
+	uint16_t vid, pid;	/* the class device's ID */
+	bool speed_bug;		/* its ID has the class core's SPEED_BUG quirk */
 };
 
 struct emu {
 	struct eloop *loop;
+	struct model_choice model;
 	const char *port_path;
 	struct port *port;
 	int port_fd;
@@ -138,13 +147,67 @@ static int set_node_access(const struct emu *e)
 	return r;
 }
 
+static struct usb_model *new_model(const struct model_choice *mc)
+{
+	return mc->irda_class ? usb_model_irda_class_new(mc->vid, mc->pid, mc->speed_bug)
+			      : usb_model_mcs7780_new();
+}
+
+static bool parse_hex16(const char *s, size_t len, uint16_t *out)
+{
+	unsigned v = 0;
+
+	if (len != 4)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+		unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0')
+			   : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+			   : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16u;
+		if (d > 15)
+			return false;
+		v = v * 16 + d;
+	}
+	*out = (uint16_t)v;
+	return true;
+}
+
+/* mcs7780, irda-class or irda-class:VID:PID (four hex digits each). */
+static bool parse_model(const char *s, struct model_choice *out)
+{
+	static const char class_prefix[] = "irda-class:";
+	const struct usb_id *id = NULL;
+	const char *colon;
+
+	*out = (struct model_choice){ .vid = 0x09c4, .pid = 0x0011 };
+	if (strcmp(s, "mcs7780") == 0)
+		return true;
+	if (strcmp(s, "irda-class") != 0) {
+		if (strncmp(s, class_prefix, sizeof(class_prefix) - 1) != 0)
+			return false;
+		s += sizeof(class_prefix) - 1;
+		colon = strchr(s, ':');
+		if (!colon || !parse_hex16(s, (size_t)(colon - s), &out->vid) ||
+		    !parse_hex16(colon + 1, strlen(colon + 1), &out->pid))
+			return false;
+	}
+	out->irda_class = true;
+	usb_family_match(out->vid, out->pid, IRDA_CLASS_IFACE_CLASS, IRDA_CLASS_IFACE_SUBCLASS,
+			 &id);
+	out->speed_bug = id && (id->quirks & IRDA_CLASS_SPEED_BUG);
+	return true;
+}
+
 static void usage(FILE *f)
 {
-	fputs("usage: irusb-emu --port PTY [--bus N --address N] [-v] -- COMMAND [ARGS...]\n"
-	      "Runs COMMAND with an emulated MCS7780 USB IrDA dongle (umockdev) whose\n"
-	      "infrared side is the serial port PTY (normally one of irwire's ptys).\n"
+	fputs("usage: irusb-emu --port PTY [--model M] [--bus N --address N] [-v] -- COMMAND [ARGS...]\n"
+	      "Runs COMMAND with an emulated USB IrDA dongle (umockdev) whose infrared\n"
+	      "side is the serial port PTY (normally one of irwire's ptys).\n"
 	      "Exits with COMMAND's status (128+N if signal N ended it).\n"
 	      "  --port PTY      the serial port the dongle's frames go out on and come in from\n"
+	      "  --model M       mcs7780 (MosChip MCS7780, 9710:7780; the default), irda-class\n"
+	      "                  (a USB IrDA Bridge class device, as the ACTiSYS ACT-IR2000U,\n"
+	      "                  09c4:0011) or irda-class:VID:PID (a class device with that ID)\n"
 	      "  --bus N         USB bus number (1..127, default 1)\n"
 	      "  --address N     USB device address (1..127, default 2)\n"
 	      "  --node-group G  the group of the device node, as a udev rule gives it\n"
@@ -206,7 +269,7 @@ static void on_host_sent(void *ctx)
 		e->q_baud = f->baud;
 		e->qcount++;
 	}
-	/* MODE changed with no frame after it (a secondary switching after
+	/* The speed changed with no frame after it (a secondary switching after
 	 * its UA, waiting for the primary's first frame at the new speed):
 	 * the port must receive at that speed too, as the chip does, once
 	 * the bytes already written have had their line time. */
@@ -398,7 +461,7 @@ static void on_signal(struct eloop *loop, int signo, void *ctx)
 			say(e, "unplugged %s", usb_umockdev_devnode(e->usb));
 		break;
 	case SIGUSR2:
-		r = usb_umockdev_replug(e->usb, usb_model_mcs7780_new());
+		r = usb_umockdev_replug(e->usb, new_model(&e->model));
 		if (r == 0)
 			r = set_node_access(e);
 		if (r == -EBUSY)
@@ -602,7 +665,7 @@ static int setup(struct emu *e)
 	}
 	eloop_timer_init(&e->switch_timer, on_switch_time, e);
 	e->testbed = umockdev_testbed_new();
-	r = usb_umockdev_new(e->testbed, e->bus, e->address, usb_model_mcs7780_new(), &e->usb);
+	r = usb_umockdev_new(e->testbed, e->bus, e->address, new_model(&e->model), &e->usb);
 	if (r < 0) {
 		fprintf(stderr, "irusb-emu: /dev/bus/usb/%03d/%03d: cannot emulate the device: %s\n",
 			e->bus, e->address, strerror(-r));
@@ -636,6 +699,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "port", required_argument, NULL, 'p' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "bus", required_argument, NULL, 'b' },
 		{ "address", required_argument, NULL, 'a' },
 		{ "node-group", required_argument, NULL, 'g' },
@@ -646,14 +710,23 @@ int main(int argc, char **argv)
 	};
 	static const int signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGUSR1, SIGUSR2 };
 	struct emu e = { .bus = 1, .address = 2, .node_mode = 0664, .port_fd = -1, .wake_fd = -1 };
+	char chip[64];
 	sigset_t block, was;
 	int c, r, rc = EXIT_JOB;
 
 	pthread_mutex_init(&e.qlock, NULL);
-	while ((c = getopt_long(argc, argv, "+p:b:a:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:M:b:a:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			e.port_path = optarg;
+			break;
+		case 'M':
+			if (!parse_model(optarg, &e.model)) {
+				fprintf(stderr, "irusb-emu: --model %s: not mcs7780, irda-class or "
+						"irda-class:VID:PID (four hex digits each)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'b':
 		case 'a':
@@ -712,7 +785,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "irusb-emu: %s: %s\n", argv[optind], strerror(r));
 		goto out;
 	}
-	say(&e, "MCS7780 at %s (port %d-1), air on %s; running %s (pid %d)",
+	if (e.model.irda_class)
+		snprintf(chip, sizeof(chip), "Bridge class device %04x:%04x%s", e.model.vid,
+			 e.model.pid, e.model.speed_bug ? " (speed bug)" : "");
+	else
+		snprintf(chip, sizeof(chip), "MCS7780");
+	say(&e, "%s at %s (port %d-1), air on %s; running %s (pid %d)", chip,
 	    usb_umockdev_devnode(e.usb), e.bus, e.port_path, argv[optind], (int)e.child);
 	while (!e.child_done)
 		if (eloop_run(e.loop) < 0) {

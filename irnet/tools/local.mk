@@ -52,7 +52,7 @@ EXTRA_DIST += tests/irwire.sh tests/irwire_rig.py
 if HAVE_UMOCKDEV
 bin_PROGRAMS += irnet/tools/irusb-emu
 irnet_tools_irusb_emu_SOURCES = irnet/tools/irusb-emu.c
-irnet_tools_irusb_emu_CPPFLAGS = $(AM_CPPFLAGS) $(UMOCKDEV_CFLAGS)
+irnet_tools_irusb_emu_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb $(UMOCKDEV_CFLAGS)
 irnet_tools_irusb_emu_LDADD = irnet/sim/libirnet_usbumockdev.la irnet/libirnet.la \
 	$(UMOCKDEV_LIBS) -lpthread
 dist_man_MANS += man/irusb-emu.1
