@@ -873,6 +873,11 @@ int usb_host_describe(const struct usb_host_dev *d, struct usb_host_found *out)
 	return r;
 }
 
+struct usb_dongle_qos usb_host_qos(const struct usb_host_dev *d)
+{
+	return usb_dongle_qos(d->core);
+}
+
 const struct usb_endpoints *usb_host_endpoints(const struct usb_host_dev *d)
 {
 	return &d->ep;

@@ -114,6 +114,9 @@ void usb_host_free(struct usb_host_dev *d);
  * number).  0, or -ENODEV once its handle is closed. */
 int usb_host_describe(const struct usb_host_dev *d, struct usb_host_found *out);
 const struct usb_endpoints *usb_host_endpoints(const struct usb_host_dev *d);
+/* What the dongle can announce (usb_dongle_qos): after OPENED, the
+ * device's own QoS where its family reads one. */
+struct usb_dongle_qos usb_host_qos(const struct usb_host_dev *d);
 /* Transfers submitted to libusb and not yet completed. */
 unsigned usb_host_in_flight(const struct usb_host_dev *d);
 bool usb_host_handle_closed(const struct usb_host_dev *d);

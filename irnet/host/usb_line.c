@@ -240,10 +240,14 @@ static void fill_info(struct usb_line *l)
 	l->info.pid = f.facts.pid;
 	l->info.kernel_driver_detached = f.kernel_driver == 1;
 	if (f.family) {
+		struct usb_dongle_qos q = usb_host_qos(l->dev);
+
 		l->info.family = f.family->name;
 		l->info.chip = f.family->chip;
-		l->info.baud_bits = f.family->baud_bits;
-		l->info.min_tat_bits = f.family->min_tat_bits;
+		l->info.baud_bits = q.baud_bits;
+		l->info.min_tat_bits = q.min_tat_bits;
+		l->info.window_bits = q.window_bits;
+		l->info.data_size_bits = q.data_size_bits;
 	}
 }
 

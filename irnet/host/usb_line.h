@@ -39,8 +39,11 @@ struct usb_line_info {
 	uint16_t vid, pid;
 	const char *family;	/* "mcs7780" */
 	const char *chip;	/* "MosChip MCS7780" */
-	uint16_t baud_bits;	/* IrLAP QoS bits the chip does */
-	uint8_t min_tat_bits;	/* QoS minimum turnaround it needs */
+	/* What it can announce, IrLAP QoS bits: the family's, or the
+	 * device's own (the Bridge class descriptor) */
+	uint16_t baud_bits;
+	uint8_t min_tat_bits;	/* the turnaround it needs */
+	uint8_t window_bits, data_size_bits;
 	bool kernel_driver_detached;
 };
 

@@ -237,6 +237,11 @@ static int open_usb(struct hostcli *h, struct stack_config *cfg)
 	cfg->framed = usb_line_framed(h->usb);
 	sc->lap.qos.baud &= (uint16_t)(info->baud_bits & USB_SIR_BAUD_BITS);
 	sc->lap.qos.baud |= 0x0002u; /* 9600 */
+	/* a device that takes fewer frames per window, or shorter ones,
+	 * than IrLAP's maxima says so (the Bridge class descriptor); one
+	 * frame of 64 bytes is always left */
+	sc->lap.qos.window &= (uint8_t)(info->window_bits | 0x01u);
+	sc->lap.qos.data_size &= (uint8_t)(info->data_size_bits | 0x01u);
 	if (h->min_tat_us == STATION_MIN_TAT_DONGLE && info->min_tat_bits)
 		(void)station_config_set_min_tat(
 			sc, qos_min_tat_us_of_bit(qos_msb(info->min_tat_bits)));

@@ -77,9 +77,9 @@ int irda_class_parse_desc(struct cursor *in, struct irda_class_desc *out, char *
 	return 0;
 }
 
-struct irda_class_qos irda_class_qos_of(const struct irda_class_desc *desc, uint32_t quirks)
+struct usb_dongle_qos irda_class_qos_of(const struct irda_class_desc *desc, uint32_t quirks)
 {
-	struct irda_class_qos q = {
+	struct usb_dongle_qos q = {
 		.baud_bits = desc->baud_rates & QOS_BAUD_MASK,
 		.min_tat_bits = desc->min_tat,
 		.window_bits = desc->window_sizes & 0x7F,
@@ -192,7 +192,7 @@ struct irda_class {
 	enum cls_state state;
 	uint32_t quirks;
 	struct irda_class_desc desc;
-	struct irda_class_qos qos;
+	struct usb_dongle_qos qos;
 	uint32_t target;		/* the speed being set */
 	uint8_t xbof_code;		/* the BOF code the device has */
 	bool pending_speed;		/* the speed frame waits for the data frame */
@@ -573,9 +573,20 @@ static int cls_create(const struct usb_dongle_config *cfg, const struct usb_id *
 	return 0;
 }
 
-struct irda_class_qos irda_class_qos(const struct usb_dongle *d)
+struct usb_dongle_qos irda_class_qos(const struct usb_dongle *d)
 {
 	return ((const struct irda_class *)d)->qos;
+}
+
+static bool cls_qos(const struct usb_dongle *d, struct usb_dongle_qos *out)
+{
+	const struct irda_class *k = (const struct irda_class *)d;
+
+	/* zero until the descriptor came (and after close) */
+	if (!k->qos.baud_bits)
+		return false;
+	*out = k->qos;
+	return true;
 }
 
 static const struct usb_dongle_ops cls_ops = {
@@ -586,6 +597,7 @@ static const struct usb_dongle_ops cls_ops = {
 	.complete = cls_complete,
 	.tick = cls_tick,
 	.close = cls_close,
+	.qos = cls_qos,
 };
 
 #define OLD_CLASS_QUIRKS (IRDA_CLASS_SPEED_BUG | IRDA_CLASS_NO_WINDOW)

@@ -74,15 +74,6 @@ struct irda_class_desc {
 	uint8_t unicast_list;		/* bMaxUnicastList */
 };
 
-/* The QoS bit fields this device can announce (IrLAP layout). */
-struct irda_class_qos {
-	uint16_t baud_bits;	/* wBaudRate bits 0..8 (16 Mbit dropped) */
-	uint8_t min_tat_bits;
-	uint8_t window_bits;	/* 0x01 under IRDA_CLASS_NO_WINDOW */
-	uint8_t data_size_bits;
-	uint8_t xbof_bits;
-};
-
 extern const struct usb_family irda_class_family;
 
 /*
@@ -94,9 +85,9 @@ extern const struct usb_family irda_class_family;
 int irda_class_parse_desc(struct cursor *in, struct irda_class_desc *out, char *why,
 			  size_t whylen);
 /* The QoS a descriptor gives, with the ID's quirks applied. */
-struct irda_class_qos irda_class_qos_of(const struct irda_class_desc *desc, uint32_t quirks);
+struct usb_dongle_qos irda_class_qos_of(const struct irda_class_desc *desc, uint32_t quirks);
 /* The QoS of an opened core (zeroes before the descriptor came). */
-struct irda_class_qos irda_class_qos(const struct usb_dongle *d);
+struct usb_dongle_qos irda_class_qos(const struct usb_dongle *d);
 
 /* Header speed code for baud (2400 -> 1 ... 4000000 -> 9); 0 if none. */
 uint8_t irda_class_speed_code(uint32_t baud);

@@ -142,6 +142,23 @@ const struct usb_dongle_counters *usb_dongle_counters(const struct usb_dongle *d
 	return &d->n;
 }
 
+struct usb_dongle_qos usb_dongle_qos(const struct usb_dongle *d)
+{
+	struct usb_dongle_qos q = {
+		.baud_bits = d->family->baud_bits,
+		.min_tat_bits = d->family->min_tat_bits,
+		.window_bits = 0x7F,
+		.data_size_bits = 0x3F,
+		.xbof_bits = 0xFF,
+	};
+
+	struct usb_dongle_qos own;
+
+	if (d->family->ops->qos && d->family->ops->qos(d, &own))
+		return own;
+	return q;
+}
+
 /* --- helpers ------------------------------------------------------------------ */
 
 void usb_setup_pack(const struct usb_setup *s, uint8_t out[8])

@@ -203,6 +203,17 @@ struct usb_id {
 
 struct usb_dongle;
 
+/* The IrLAP QoS bit fields a dongle can announce (IrLAP's layout:
+ * qos.h): its family's, or once open what the device itself says (the
+ * Bridge class descriptor, with the ID's quirks). */
+struct usb_dongle_qos {
+	uint16_t baud_bits;
+	uint8_t min_tat_bits;
+	uint8_t window_bits;
+	uint8_t data_size_bits;
+	uint8_t xbof_bits;
+};
+
 struct usb_dongle_ops {
 	void (*destroy)(struct usb_dongle *d);
 	int (*open)(struct usb_dongle *d, uint64_t now_us);
@@ -211,6 +222,9 @@ struct usb_dongle_ops {
 	void (*complete)(struct usb_dongle *d, const struct usb_completion *c, uint64_t now_us);
 	void (*tick)(struct usb_dongle *d, uint64_t now_us);
 	int (*close)(struct usb_dongle *d, uint64_t now_us);
+	/* Optional: the device's own QoS once known; false before (and for
+	 * a family whose QoS is fixed), when the family's is used. */
+	bool (*qos)(const struct usb_dongle *d, struct usb_dongle_qos *out);
 };
 
 struct usb_family {
@@ -273,6 +287,10 @@ uint64_t usb_dongle_deadline(const struct usb_dongle *d);
 /* Cancels what is in flight; USB_EVENT_CLOSED once all of it is back. */
 int usb_dongle_close(struct usb_dongle *d, uint64_t now_us);
 const struct usb_dongle_counters *usb_dongle_counters(const struct usb_dongle *d);
+/* What this dongle can announce: the device's own QoS where the family
+ * reads one and it has come, else the family's baud and turnaround bits
+ * with every window, data size and BOF count. */
+struct usb_dongle_qos usb_dongle_qos(const struct usb_dongle *d);
 
 /* --- helpers for the family cores ----------------------------------------- */
 

@@ -222,7 +222,7 @@ static void descriptor_42_gives_its_qos(void **state)
 	assert_int_equal(desc.min_tat, 0x07);
 	assert_int_equal(desc.baud_rates, 0x01FF);
 	assert_int_equal(desc.xbofs, 0x80);
-	struct irda_class_qos q = irda_class_qos_of(&desc, 0);
+	struct usb_dongle_qos q = irda_class_qos_of(&desc, 0);
 	assert_int_equal(q.baud_bits, 0x01FF);
 	assert_int_equal(q.min_tat_bits, 0x07);
 	assert_int_equal(q.window_bits, 0x7F);
@@ -277,7 +277,7 @@ static void open_sequence(void **state)
 	struct rec r;
 	(void)state;
 	struct usb_dongle *d = opened_core(&r);
-	struct irda_class_qos q = irda_class_qos(d);
+	struct usb_dongle_qos q = irda_class_qos(d);
 	assert_int_equal(q.baud_bits, 0x01FF);
 	assert_int_equal(q.min_tat_bits, 0x07);
 	assert_int_equal(usb_dongle_open(d, 0), -EALREADY);

@@ -49,7 +49,7 @@ static const uint8_t xid[] = { 0xFF, 0x3F, 0x01, 0x78, 0x56, 0x34, 0x12,
 static void descriptor_read_into_qos(void **state)
 {
 	struct bench b, quirky;
-	struct irda_class_qos q;
+	struct usb_dongle_qos q;
 
 	(void)state;
 	bench_open_id(&b, GENERIC_VID, GENERIC_PID);
@@ -64,9 +64,13 @@ static void descriptor_read_into_qos(void **state)
 	assert_int_equal(usb_model_irda_class_xbofs(b.model), 12);
 	bench_close(&b);
 
-	/* the ACTiSYS ID carries NO_WINDOW: one frame per window */
+	/* the ACTiSYS ID carries NO_WINDOW: one frame per window, and the
+	 * generic query a host uses gives the device's QoS */
 	bench_open_id(&quirky, ACTISYS_VID, ACTISYS_PID);
 	assert_int_equal(irda_class_qos(quirky.core).window_bits, 0x01);
+	assert_int_equal(usb_dongle_qos(quirky.core).window_bits, 0x01);
+	assert_int_equal(usb_dongle_qos(quirky.core).baud_bits, 0x01FF);
+	assert_int_equal(usb_dongle_qos(quirky.core).min_tat_bits, 0x04);
 	bench_close(&quirky);
 }
 
