@@ -95,6 +95,8 @@ bool irnet_helper_argv(const struct irnet_settings *s, struct irnet_argv *out)
 	ok = ok && push_opt(out, "--nickname", s->nickname);
 	ok = ok && push_opt(out, "--pcap", s->pcap);
 	ok = ok && push_opt(out, "--user", s->user);
+	if (s->no_seccomp)
+		ok = ok && push(out, "--no-seccomp");
 	ok = ok && push(out, s->debug ? "-vv" : "-v");
 	return ok;
 }

@@ -44,6 +44,7 @@ struct irnet_settings {
 	int status_fd;               /* the descriptor number the helper writes to */
 	bool log_to_stderr;          /* else syslog */
 	bool debug;                  /* pppd's debug: irdad -vv */
+	bool no_seccomp;             /* irdad --no-seccomp */
 };
 
 /* Checks the settings together (each value was checked as an option).

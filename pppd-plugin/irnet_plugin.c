@@ -32,6 +32,7 @@
 
 #include "irnet_client.h"
 #include "irnet_helper.h"
+#include "usb_name.h"
 
 #ifndef IRNET_IRDAD_PATH
 #error "the build must define IRNET_IRDAD_PATH, the installed irdad"
@@ -48,7 +49,7 @@ static char *opt_dongle, *opt_pcap, *opt_user, *opt_name, *opt_nickname, *opt_he
 static int opt_speed, opt_min_turnaround;
 static int opt_discovery_timeout = IRNET_DISCOVERY_TIMEOUT_DEFAULT;
 static bool opt_listen;
-static bool opt_lock = 1, opt_ignored, opt_debug;
+static bool opt_lock = 1, opt_ignored, opt_debug, opt_no_seccomp;
 static enum irnet_mode opt_mode = IRNET_MODE_IRNET;
 static uint32_t opt_daddr;
 
@@ -56,8 +57,17 @@ static struct channel irnet_channel;
 
 static int set_device(char **argv)
 {
+	struct usb_name usb;
+	char why[160];
+
 	if (strlen(argv[0]) >= sizeof(device)) {
 		option_error("irnet-device %.40s...: path too long", argv[0]);
+		return 0;
+	}
+	/* a USB dongle's name (irnet-tools(7), "USB dongles"): checked now,
+	 * found by the helper */
+	if (usb_name_is_usb(argv[0]) && usb_name_parse(argv[0], &usb, why, sizeof(why)) < 0) {
+		option_error("irnet-device %s", why);
 		return 0;
 	}
 	strlcpy(device, argv[0], sizeof(device));
@@ -143,6 +153,8 @@ static option_t irnet_options[] = {
 	OPT("irnet-user", o_string, &opt_user, "user the helper runs as", OPT_PRIV),
 	OPT("irnet-helper", o_string, &opt_helper, "the irdad program", OPT_PRIV),
 	OPT("irnet-debug", o_bool, &opt_debug, "log every IrDA frame and state change", 1),
+	OPT("irnet-no-seccomp", o_bool, &opt_no_seccomp,
+	    "the helper installs no system-call allow-list", OPT_PRIV | 1),
 	/* pppd's own, which live in the tty channel's table: once irnet-device
 	 * switched the channel they would be unknown without these. */
 	OPT("connect", o_string, &connect_script, "A program to set up a connection",
@@ -193,6 +205,7 @@ static void fill_settings(struct irnet_settings *s)
 		.mode = opt_mode, .peer_name = opt_name, .peer_daddr = opt_daddr,
 		.listen = opt_listen, .discovery_timeout_s = (unsigned)opt_discovery_timeout,
 		.status_fd = 3, .log_to_stderr = log_to_fd >= 0, .debug = opt_debug,
+		.no_seccomp = opt_no_seccomp,
 	};
 }
 
@@ -451,7 +464,9 @@ static bool make_channel(int *master, int *status_w, char *slave_name)
 }
 
 /* The port is ours: lock it, check it opens, start irdad --stdio on
- * the channel. */
+ * the channel.  A USB dongle has no UUCP lock and no node to try here:
+ * the helper finds it by name, and libusb's claim of its interface is
+ * what keeps a second program off it. */
 static bool start_helper(const struct irnet_settings *s)
 {
 	struct irnet_argv av;
@@ -464,20 +479,22 @@ static bool start_helper(const struct irnet_settings *s)
 		irnet_set_status(EXIT_OPTION_ERROR);
 		return false;
 	}
-	if (opt_lock) {
+	bool usb = usb_name_is_usb(device);
+
+	if (opt_lock && !usb) {
 		if (lock(device) < 0) { /* pppd says who holds it */
 			irnet_set_status(EXIT_LOCK_FAILED);
 			return false;
 		}
 		link_state.locked = true;
 	}
-	int probe = open(device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (probe < 0) {
+	int probe = usb ? -1 : open(device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (!usb && probe < 0) {
 		error("irnet: %s: %m", device);
 		irnet_set_status(EXIT_OPEN_FAILED);
 		return false;
 	}
-	close(probe);
+	close_fd(&probe);
 	if (!make_channel(&master, &status_w, slave_name))
 		goto out;
 	errfd = log_to_fd >= 0 ? log_to_fd : open("/dev/null", O_WRONLY | O_CLOEXEC);

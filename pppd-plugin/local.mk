@@ -7,9 +7,11 @@ pppdplugindir = $(PPPD_PLUGIN_DIR)
 # irnet_helper.c (the helper's command line and status lines) has no
 # pppd in it and is unit-tested on its own (tests/unit/test_irnet_helper).
 pppdplugin_LTLIBRARIES = pppd-plugin/irnet.la
+# usb_name.c (pure) checks a USB dongle's name as the option is read.
 pppd_plugin_irnet_la_SOURCES = pppd-plugin/irnet_plugin.c pppd-plugin/pppd_compat.h \
-	pppd-plugin/irnet_helper.c pppd-plugin/irnet_helper.h
-pppd_plugin_irnet_la_CPPFLAGS = $(AM_CPPFLAGS) $(PPPD_CFLAGS) -DIRNET_PPPD_API=$(PPPD_API) \
+	pppd-plugin/irnet_helper.c pppd-plugin/irnet_helper.h irnet/usb/usb_name.c
+pppd_plugin_irnet_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb $(PPPD_CFLAGS) \
+	-DIRNET_PPPD_API=$(PPPD_API) \
 	-DIRNET_IRDAD_PATH='"$(sbindir)/irdad"'
 # pppd looks up two symbols; the client library's (with common/) stay inside.
 pppd_plugin_irnet_la_LDFLAGS = -module -avoid-version -shared \

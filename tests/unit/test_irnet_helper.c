@@ -72,13 +72,14 @@ static void test_argv_every_option(void **state)
 	s.user = "irnet";
 	s.log_to_stderr = false;
 	s.debug = true;
+	s.no_seccomp = true;
 	s.discovery_timeout_s = 7;
 	assert_true(irnet_helper_argv(&s, &av));
 	assert_string_equal(joined(&av, buf, sizeof(buf)),
 			    "/usr/sbin/irdad|--stdio|--device|/dev/ttyUSB0|--service|ircomm|"
 			    "--peer|0x1a2b3c4d|--connect-timeout|7|--status-fd|3|--lock-dir|none|"
 			    "--log|syslog|--dongle|actisys+|--speed|115200|--min-turnaround|1000|"
-			    "--nickname|alpha|--pcap|/tmp/x.pcap|--user|irnet|-vv");
+			    "--nickname|alpha|--pcap|/tmp/x.pcap|--user|irnet|--no-seccomp|-vv");
 }
 
 static void test_argv_listen_by_name(void **state)
