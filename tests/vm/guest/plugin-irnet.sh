@@ -12,7 +12,8 @@
 #   break   a link break longer than IrLAP's disconnect time: "Modem
 #           hangup"; exit 16 without persist, back with persist;
 #   daemon  a running irdad owns the port: no lock, no helper (ATTACH);
-#   ircomm  dial-up through IrCOMM: chat dials a phone emulator.
+#   ircomm  dial-up through IrCOMM: chat dials a phone emulator;
+#   usb     the caller on an emulated USB dongle (irnet-device usb).
 # IRNET_BUILD (from the host) is the build directory; PPPD (optional) the
 # pppd to test, PLUGIN the irnet.so built for it.
 # Exit: 0 pass, 1 fail, 77 skip.
@@ -360,8 +361,57 @@ else
 fi
 }
 
+# ---- 5. a USB dongle ----------------------------------------------------------
+part_usb() {
+# The caller's dongle is an emulated MCS7780 (irusb-emu: umockdev's usbfs
+# emulation, its infrared side on irwire's w5-a): pppd runs under it
+# with irnet-device usb, its helper (irdad, as nobody) finds the dongle
+# through libusb; the listener is on serial.  Also: a malformed USB name
+# is refused as the option is read (exit 2), and no UUCP lock is taken.
+IRUSB_EMU=$IRNET_BUILD/irnet/tools/irusb-emu
+if [ ! -x "$IRUSB_EMU" ] || ! command -v umockdev-wrapper >/dev/null; then
+	echo "note: irusb-emu or umockdev is not here: the USB part was not run"
+	return 0
+fi
+# shellcheck disable=SC2086
+expect_exit 2 "irnet-device usb:1-x: " badusb $IRNET irnet-device usb:1-x $COMMON
+start_wire w5
+# shellcheck disable=SC2086
+ip netns exec B "$PPPD" $IRNET irnet-device "$TMPDIR/w5-b" irnet-listen irnet-nickname beta \
+	$COMMON "$B_IP:$A_IP" ipparam B5 logfile "$TMPDIR/B5.log" >/dev/null 2>&1 &
+sleep 1
+# Only the helper runs under umockdev's preload: pppd's own ioctls on
+# its pty must reach the kernel, so pppd starts without the preload and
+# irnet-helper is a wrapper that puts it back for irdad.  nodetach:
+# irusb-emu (and so the dongle) lasts as long as pppd.
+cat >"$TMPDIR/irdad-preloaded" <<WRAP
+#!/bin/sh
+LD_PRELOAD=\$IRNET_TEST_PRELOAD exec "$IRDAD" "\$@"
+WRAP
+chmod 755 "$TMPDIR/irdad-preloaded"
+# shellcheck disable=SC2086,SC2016
+ip netns exec A "$IRUSB_EMU" --port "$TMPDIR/w5-a" --node-group plugdev --node-mode 0660 -- \
+	sh -c 'IRNET_TEST_PRELOAD=$LD_PRELOAD; export IRNET_TEST_PRELOAD; unset LD_PRELOAD; exec "$@"' sh \
+	"$PPPD" plugin "$PLUGIN" irnet-helper "$TMPDIR/irdad-preloaded" irnet-user nobody \
+	irnet-device usb irnet-no-seccomp irnet-name beta $COMMON "$A_IP:$B_IP" \
+	ipparam A5 logfile "$TMPDIR/A5.log" >"$TMPDIR/A5-emu.log" 2>&1 &
+wait_cmd 60 grep -q 'local  IP address' "$TMPDIR/A5.log" ||
+	{ cat "$TMPDIR/A5.log" "$TMPDIR/A5-emu.log"; fail "PPP over the USB dongle did not come up"; }
+grep -q 'usb: /dev/bus/usb/001/002 9710:7780 (MosChip MCS7780) in port 1-1' "$TMPDIR/A5.log" ||
+	fail "the helper's log does not name the USB dongle it opened"
+grep -q 'irnet: IrNET link up with 0x[0-9a-f]\{8\} "beta"' "$TMPDIR/A5.log" || fail "A5 logged no link-up line"
+[ ! -e /run/lock/LCK..usb ] || fail "the plugin took a UUCP lock for a USB dongle"
+ip netns exec A busybox ping -c 3 -W 3 "$B_IP" || fail "ping A -> B over the USB dongle failed"
+ip netns exec B busybox ping -c 3 -W 3 "$A_IP" || fail "ping B -> A over the USB dongle failed"
+echo "ok: PPP over IrNET through an emulated USB dongle: IPCP up, ping both ways"
+pkill -f "ipparam A5" || true
+wait_cmd 10 no_process 'ipparam A5' || fail "pppd on the USB dongle did not end on SIGTERM"
+wait_cmd 20 no_process 'ipparam B5' || fail "the listener did not hear the USB caller leave"
+no_helper_left "USB dongle"
+}
+
 # PLUGIN_PARTS picks parts (pppd 2.5.2 runs the IrNET one); all by default.
-for _part in ${PLUGIN_PARTS:-errors irnet demand break daemon ircomm}; do
+for _part in ${PLUGIN_PARTS:-errors irnet demand break daemon ircomm usb}; do
 	"part_$_part"
 done
 echo PASS
