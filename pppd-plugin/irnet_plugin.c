@@ -32,6 +32,7 @@
 
 #include "irnet_client.h"
 #include "irnet_helper.h"
+#include "port_name.h"
 #include "usb_name.h"
 
 #ifndef IRNET_IRDAD_PATH
@@ -66,7 +67,7 @@ static int set_device(char **argv)
 	}
 	/* a USB dongle's name (irnet-tools(7), "USB dongles"): checked now,
 	 * found by the helper */
-	if (usb_name_is_usb(argv[0]) && usb_name_parse(argv[0], &usb, why, sizeof(why)) < 0) {
+	if (irnet_port_is_usb(argv[0]) && usb_name_parse(argv[0], &usb, why, sizeof(why)) < 0) {
 		option_error("irnet-device %s", why);
 		return 0;
 	}
@@ -479,7 +480,7 @@ static bool start_helper(const struct irnet_settings *s)
 		irnet_set_status(EXIT_OPTION_ERROR);
 		return false;
 	}
-	bool usb = usb_name_is_usb(device);
+	bool usb = irnet_port_is_usb(device);
 
 	if (opt_lock && !usb) {
 		if (lock(device) < 0) { /* pppd says who holds it */
@@ -522,13 +523,12 @@ out:
 static const char *running_daemon(char *buf, size_t cap)
 {
 	struct stat st;
-	const char *base = strrchr(device, '/');
+	char base[MAXPATHLEN];
 
 	if (opt_daemon)
 		return opt_daemon;
-	if (!device[0])
+	if (!device[0] || irnet_port_name(device, base, sizeof(base)) < 0)
 		return NULL;
-	base = base ? base + 1 : device;
 	if ((size_t)snprintf(buf, cap, "%s/%s.sock", IRNET_CLIENT_RUN_DIR, base) >= cap ||
 	    stat(buf, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return NULL;

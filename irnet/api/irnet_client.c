@@ -12,6 +12,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "irnet_client.h"
+#include "port_name.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -586,7 +587,7 @@ int irnet_client_socket_path(const char *where, char *path, size_t cap, char *er
 			     size_t errlen)
 {
 	static const char dev[] = "/dev/";
-	char resolved[PATH_MAX];
+	char resolved[PATH_MAX], usb_port[64];
 	const char *port = where;
 	size_t sun_cap = sizeof(((struct sockaddr_un *)0)->sun_path);
 	if (cap && path)
@@ -595,7 +596,15 @@ int irnet_client_socket_path(const char *where, char *path, size_t cap, char *er
 		copy_error("no port given", err, errlen);
 		return -EINVAL;
 	}
-	if (strncmp(where, dev, strlen(dev)) == 0) {
+	if (irnet_port_is_usb(where)) {
+		/* a USB dongle's name, its socket named as irdad names it */
+		if (irnet_port_name(where, usb_port, sizeof(usb_port)) < 0) {
+			if (err && errlen)
+				snprintf(err, errlen, "%s: too long for a USB dongle's name", where);
+			return -ENAMETOOLONG;
+		}
+		port = usb_port;
+	} else if (strncmp(where, dev, strlen(dev)) == 0) {
 		port = where + strlen(dev);
 		if (strchr(port, '/')) { /* a link such as /dev/serial/by-id/... */
 			if (!realpath(where, resolved)) {

@@ -3,7 +3,7 @@
 # message with its descriptors on the SEQPACKET socket).
 noinst_LTLIBRARIES += irnet/api/libirdad_api.la
 irnet_api_libirdad_api_la_SOURCES = irnet/api/irdad_msg.c irnet/api/irdad_msg.h \
-	irnet/api/fdpass.c irnet/api/fdpass.h
+	irnet/api/fdpass.c irnet/api/fdpass.h irnet/api/port_name.c irnet/api/port_name.h
 irnet_api_libirdad_api_la_LIBADD = common/libcommon.la
 
 UNIT_TESTS += tests/unit/test_irdad_msg

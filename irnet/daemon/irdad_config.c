@@ -14,6 +14,7 @@
 #include "cursor.h"
 #include "dongle.h"
 #include "irdad_config.h"
+#include "port_name.h"
 #include "station.h"
 #include "usb_name.h"
 
@@ -1133,13 +1134,12 @@ static int check_speed(const struct irdad_config *cfg, const char *file, char *e
 static int derive_socket(struct irdad_config *cfg, const char *file, char *err,
 			 size_t errlen)
 {
-	const char *base = strrchr(cfg->device, '/');
+	char base[IRDAD_PATH_MAX];
 	char path[IRDAD_PATH_MAX + 32];
 
 	if (cfg->socket[0])
 		return 0;
-	base = base ? base + 1 : cfg->device;
-	if (!*base)
+	if (irnet_port_name(cfg->device, base, sizeof(base)) < 0)
 		return global_error(cfg, IRDAD_KEY_DEVICE, cfg->device, file, err, errlen,
 				    "ends in '/': not a device");
 	int n = snprintf(path, sizeof(path), "/run/irnet/%s.sock", base);

@@ -7,8 +7,9 @@ noinst_LTLIBRARIES += irnet/daemon/libirdad_config.la
 irnet_daemon_libirdad_config_la_SOURCES = \
 	irnet/daemon/irdad_config.c irnet/daemon/irdad_config.h \
 	irnet/daemon/irdad_config_file.c
-irnet_daemon_libirdad_config_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
-irnet_daemon_libirdad_config_la_LIBADD = irnet/libirnet.la
+irnet_daemon_libirdad_config_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb \
+	-I$(top_srcdir)/irnet/api
+irnet_daemon_libirdad_config_la_LIBADD = irnet/api/libirdad_api.la irnet/libirnet.la
 dist_man_MANS += man/irdad.conf.5
 EXTRA_DIST += irnet/daemon/irdad.conf.example
 

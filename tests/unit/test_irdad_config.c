@@ -165,6 +165,13 @@ static void defaults_and_derived_values(void **state)
 	assert_string_equal(c->group, "dialout");
 	assert_string_equal(c->socket, "/run/irnet/ttyUSB0.sock");
 	assert_int_equal(c->socket_mode, 0660);
+	/* a USB dongle's socket: its name as a file name */
+	struct irdad_config *usb = build_ok("device usb:1-1.2\n", NULL);
+	assert_string_equal(usb->socket, "/run/irnet/usb-1-1.2.sock");
+	free(usb);
+	usb = build_ok("device usb:9710:7780\n", NULL);
+	assert_string_equal(usb->socket, "/run/irnet/usb-9710-7780.sock");
+	free(usb);
 	assert_string_equal(c->lock_dir, "/var/lock");
 	assert_true(c->seccomp);
 	assert_int_equal(c->discovery_ms, 0);

@@ -304,6 +304,11 @@ static void socket_path_from_names(void **state)
 		{ "/dev/ttyS1", "/run/irnet/ttyS1.sock" },
 		{ "/tmp/x/irdad.sock", "/tmp/x/irdad.sock" },
 		{ "./here.sock", "./here.sock" },
+		/* USB dongles, named as irdad names their sockets */
+		{ "usb", "/run/irnet/usb.sock" },
+		{ "usb:1-1.4", "/run/irnet/usb-1-1.4.sock" },
+		{ "usb:9710:7780", "/run/irnet/usb-9710-7780.sock" },
+		{ "usb:serial=A/1 b", "/run/irnet/usb-serial-A-1-b.sock" },
 	};
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		assert_int_equal(irnet_client_socket_path(good[i].where, path, sizeof(path), err,
