@@ -30,7 +30,7 @@ PACKAGES=(
 	clang libclang-rt-14-dev llvm
 	libudev-dev libnl-3-dev libnl-route-3-dev libcurl4-openssl-dev
 	libgsl-dev libjson-c-dev libcmocka-dev libseccomp-dev libcairo2-dev libusb-1.0-0-dev
-	libumockdev-dev umockdev
+	libumockdev-dev umockdev udev
 	ppp ppp-dev
 	user-mode-linux qemu-system-x86 busybox-static cpio dash xz-utils binutils debootstrap
 	socat gammu openobex-apps obexftp jq tshark vsftpd iperf3 nuttcp netpipe-tcp ministat curl ftp inetutils-ftp lftp

@@ -72,7 +72,7 @@ systemdsystemunit_DATA += irnet/daemon/system/irdad-usb@.service
 dist_udevrules_DATA += irnet/daemon/system/60-irnet-usb.rules
 CLEANFILES += irnet/daemon/system/irdad-usb@.service
 EXTRA_DIST += irnet/daemon/system/irdad-usb@.service.in
-TESTS += tests/irdad-units.tap
+TESTS += tests/irdad-units.tap tests/udev-usb-rule.sh
 
 UNIT_TESTS += tests/unit/test_irnet_ep
 tests_unit_test_irnet_ep_SOURCES = tests/unit/test_irnet_ep.c tests/unit/stack_pair.c \
