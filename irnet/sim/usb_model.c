@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "sir.h"
 #include "usb_model.h"
 
 void usb_model_init(struct usb_model *m, const struct usb_model_ops *ops, const char *name,
@@ -16,6 +17,21 @@ void usb_model_init(struct usb_model *m, const struct usb_model_ops *ops, const 
 	m->name = name;
 	m->descriptors = descriptors;
 	m->descriptors_len = descriptors_len;
+}
+
+static void on_sir_frame(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct usb_model *m = ctx;
+
+	if (usb_model_ring_push(&m->from_host, frame, len, usb_model_speed(m)) < 0)
+		m->bad_transfers++;
+}
+
+struct sir_decoder *usb_model_sir_decoder_new(struct usb_model *m)
+{
+	struct sir_decoder_config cfg = { .on_frame = on_sir_frame, .ctx = m };
+
+	return sir_decoder_new(&cfg);
 }
 
 int usb_model_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,

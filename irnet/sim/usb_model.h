@@ -80,6 +80,11 @@ struct usb_model {
 /* Fills in the generic part of a zeroed model. */
 void usb_model_init(struct usb_model *m, const struct usb_model_ops *ops, const char *name,
 		    const uint8_t *descriptors, size_t descriptors_len);
+/* A SIR decoder (sir.h) whose good frames go into m's from_host ring at
+ * the speed m is at then; a full ring counts a bad transfer.  For models
+ * of chips the host hands SIR-wrapped bytes to.  Free it with
+ * sir_decoder_free. */
+struct sir_decoder *usb_model_sir_decoder_new(struct usb_model *m);
 int usb_model_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
 		      uint8_t *in, size_t in_cap);
 int usb_model_bulk_out(struct usb_model *m, uint8_t ep, const uint8_t *data, size_t len);
@@ -115,6 +120,22 @@ const struct usb_model_reg_write *usb_model_mcs7780_writes(const struct usb_mode
 /* Its speed (usb_model_speed) is the one MODE sets (its speed field, or
  * 4000000 with the FIR bit): 2400 after reset, as MODE reads 0 then.
  * Frames for the host go up as the chip does: escaped, FCS, no BOF/EOF. */
+
+/* --- SigmaTel STIr4200 ------------------------------------------------------ */
+
+#define USB_MODEL_STIR4200_EP_OUT 0x01u
+#define USB_MODEL_STIR4200_EP_IN 0x82u
+#define USB_MODEL_STIR4200_LOG 64
+
+/* 066f:4200 at 9600 SIR; its speed follows MODE and PDCLK. */
+struct usb_model *usb_model_stir4200_new(void);
+/* A register as the host would read it (FIFOCTL, FIFOLSB and FIFOMSB
+ * from the TX FIFO's state). */
+uint8_t usb_model_stir4200_reg(const struct usb_model *m, unsigned reg);
+/* The register writes seen (at most USB_MODEL_STIR4200_LOG kept), and a
+ * fresh start of that log. */
+const struct usb_model_reg_write *usb_model_stir4200_writes(const struct usb_model *m, size_t *n);
+void usb_model_stir4200_forget_writes(struct usb_model *m);
 
 /* --- USB IrDA Bridge class ------------------------------------------------- */
 

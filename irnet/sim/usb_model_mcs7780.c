@@ -92,14 +92,6 @@ static int mcs7780_control(struct usb_model *m, const uint8_t setup[8], const ui
 	return vendor_request(mm, type, req, value, index, length, in, in_cap);
 }
 
-static void on_host_frame(void *ctx, const uint8_t *frame, size_t len)
-{
-	struct mcs7780_model *mm = ctx;
-
-	if (usb_model_ring_push(&mm->base.from_host, frame, len, usb_model_speed(&mm->base)) < 0)
-		mm->base.bad_transfers++;
-}
-
 static bool mode_is_sir(const struct mcs7780_model *mm)
 {
 	uint16_t speed = (mm->reg[MCS7780_REG_MODE] & MCS7780_MODE_SPEED_MASK) >>
@@ -197,18 +189,16 @@ static const struct usb_model_ops mcs7780_model_ops = {
 struct usb_model *usb_model_mcs7780_new(void)
 {
 	struct mcs7780_model *mm = calloc(1, sizeof(*mm));
-	struct sir_decoder_config cfg = { .on_frame = on_host_frame };
 
 	if (!mm)
 		return NULL;
-	cfg.ctx = mm;
-	mm->sir = sir_decoder_new(&cfg);
+	usb_model_init(&mm->base, &mcs7780_model_ops, "mcs7780", mcs7780_descriptors,
+		       sizeof(mcs7780_descriptors));
+	mm->sir = usb_model_sir_decoder_new(&mm->base);
 	if (!mm->sir) {
 		free(mm);
 		return NULL;
 	}
-	usb_model_init(&mm->base, &mcs7780_model_ops, "mcs7780", mcs7780_descriptors,
-		       sizeof(mcs7780_descriptors));
 	return &mm->base;
 }
 
