@@ -50,6 +50,10 @@ struct usb_umockdev {
 	/* Counts plug-ins from 1; a client belongs to the one it opened in. */
 	uintptr_t generation;
 	struct urb_slot urbs[MAX_URBS];
+	/* The client holding the interface (CLAIMINTERFACE), ref'd, or NULL:
+	 * another client's claim is refused with EBUSY, as usbfs refuses a
+	 * second file's. */
+	UMockdevIoctlClient *claimant;
 	struct usb_umockdev_counters cnt;
 	usb_umockdev_notify_fn notify;
 	void *notify_ctx;
@@ -157,6 +161,33 @@ static void sweep_disconnected(struct usb_umockdev *u)
 	for (size_t i = 0; i < MAX_URBS; i++)
 		if (u->urbs[i].client && !umockdev_ioctl_client_get_connected(u->urbs[i].client))
 			slot_free(&u->urbs[i]);
+}
+
+static void drop_claimant(struct usb_umockdev *u)
+{
+	if (u->claimant)
+		g_object_unref(u->claimant);
+	u->claimant = NULL;
+}
+
+/* One claim per device at a time (there is one interface): a claimant
+ * that closed the node, or belongs to an unplugged device, has let go. */
+static int claim(struct usb_umockdev *u, UMockdevIoctlClient *client)
+{
+	if (u->claimant && u->claimant != client &&
+	    umockdev_ioctl_client_get_connected(u->claimant) && client_current(u, u->claimant))
+		return EBUSY;
+	if (u->claimant != client) {
+		drop_claimant(u);
+		u->claimant = g_object_ref(client);
+	}
+	return 0;
+}
+
+static void release(struct usb_umockdev *u, UMockdevIoctlClient *client)
+{
+	if (u->claimant == client)
+		drop_claimant(u);
 }
 
 static struct urb_slot *free_slot(struct usb_umockdev *u)
@@ -290,7 +321,12 @@ static gboolean on_ioctl(UMockdevIoctlBase *handler, UMockdevIoctlClient *client
 		capabilities(client, arg);
 		break;
 	case USBDEVFS_CLAIMINTERFACE:
+		complete(client, claim(u, client));
+		break;
 	case USBDEVFS_RELEASEINTERFACE:
+		release(u, client);
+		complete(client, 0);
+		break;
 	case USBDEVFS_CLEAR_HALT:
 	case USBDEVFS_RESETEP:
 	case USBDEVFS_RESET:
@@ -466,6 +502,7 @@ void usb_umockdev_free(struct usb_umockdev *u)
 		g_object_unref(u->handler);
 	}
 	pthread_mutex_lock(&u->lock);
+	drop_claimant(u);
 	for (size_t i = 0; i < MAX_URBS; i++)
 		slot_free(&u->urbs[i]);
 	usb_model_free(u->model);

@@ -137,8 +137,10 @@ static int set_node_access(const struct emu *e)
 	snprintf(node, sizeof(node), "%s/dev/bus/usb/%03d/%03d", root, e->bus, e->address);
 	snprintf(sock, sizeof(sock), "%s/ioctl/dev/bus/usb/%03d/%03d", root, e->bus, e->address);
 	/* the preload's socket for the node's ioctls is plumbing: whoever
-	 * may open the node may reach it */
-	if (chmod(root, 0755) < 0 || chown(node, 0, e->node_gid) < 0 ||
+	 * may open the node may reach it; and any user's libusb binds its
+	 * uevent socket (umockdev's netlink) in the root, as anyone may
+	 * listen to the kernel's uevents: sticky and writable, as /tmp */
+	if (chmod(root, 01777) < 0 || chown(node, 0, e->node_gid) < 0 ||
 	    chmod(node, e->node_mode) < 0 || chmod(sock, 0666) < 0) {
 		r = -errno;
 		fprintf(stderr, "irusb-emu: %s: cannot set its owner and mode: %s\n", node,
