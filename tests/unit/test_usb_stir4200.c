@@ -224,6 +224,14 @@ static void tx_vectors_match_the_digest(void **state)
 	assert_true(got > 4 + 18 + 6);
 	assert_memory_equal(buf + 4 + 18, "\x7D\x5D\x7D\x5E\x7D\x5F", 6);
 
+	/* the CRC is escaped too: 03 9E has CRC-32 0x7D43FF7F, wire 7F FF 43 7D */
+	static const uint8_t ua[] = { 0x03, 0x9E };
+	wcursor_init(&w, buf, sizeof buf);
+	n = rec_parse_hex("55 AA 1C 00 7F 7F 7F 7F 7F 7F 7F 7F 7F 7F 7F 7F 7F 7F 7F 7F "
+			  "7E 7E 03 9E 7D 5F FF 43 7D 5D 7E 7E", want, sizeof want);
+	assert_int_equal(stir4200_wrap_fir(ua, sizeof ua, &w), (int)n);
+	assert_memory_equal(buf, want, n);
+
 	/* refusals */
 	wcursor_init(&w, buf, sizeof buf);
 	assert_int_equal(stir4200_wrap_sir(xid, 1, 0, &w), -EINVAL);
@@ -473,12 +481,65 @@ static void send_waits_for_the_turnaround(void **state)
 	rec_nothing_more(&r);	/* the cancel only */
 	rx_cancelled(&r, d, 5200);
 	rec_nothing_more(&r);
+	assert_int_equal(usb_dongle_counters(d)->rx_empty, 0);	/* a cancel is not a poll */
 	assert_int_equal(usb_dongle_deadline(d), 6000);
 	usb_dongle_tick(d, 5999);
 	rec_nothing_more(&r);
 	usb_dongle_tick(d, 6000);
 	expect_tx(&r, XID_SIR);
 	rec_nothing_more(&r);
+	usb_dongle_free(d);
+}
+
+/* Polls are at least 1 ms apart: 10 * 8000 / 115200 ms rounds to 0. */
+static void fifo_polls_at_least_1_ms_apart(void **state)
+{
+	(void)state;
+	struct rec r;
+	struct usb_dongle *d = opened_core(&r);
+	struct usb_tx_frame f = { .data = xid, .len = sizeof xid };
+
+	change_speed(&r, d, 115200, 0x09, 0x2A);
+	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
+	rx_cancelled(&r, d, 0);
+	expect_tx(&r, XID_SIR);
+	rec_complete(d, TX, USB_STATUS_OK, NULL, 0, 100);
+	expect_fifo_read(&r, d, 0x10, 10, 200);
+	rec_nothing_more(&r);
+	assert_int_equal(usb_dongle_deadline(d), 1200);
+	/* then 600, more than before */
+	usb_dongle_tick(d, 1200);
+	expect_fifo_read(&r, d, 0x10, 600, 1300);
+	expect_write(&r, d, 5, 0x08);	/* it grew: cleared */
+	expect_write(&r, d, 5, 0x00);
+	expect_rx_posted(&r);
+	usb_dongle_free(d);
+}
+
+/* Half a frame heard before our own frame is dropped, not joined to
+ * what comes after. */
+static void partial_frame_dropped_when_sending(void **state)
+{
+	(void)state;
+	struct rec r;
+	struct usb_dongle *d = opened_core(&r);
+	uint8_t wire[64];
+	size_t n = rec_parse_hex("C0 FF 3F 01 78 56 34 12 FF FF FF FF 01 00 00 46 28 C1", wire,
+				 sizeof wire);
+	struct usb_tx_frame f = { .data = xid, .len = sizeof xid };
+
+	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
+	rec_complete(d, RX, USB_STATUS_CANCELLED, wire, 5, 10);	/* bytes before the cancel */
+	expect_tx(&r, XID_SIR);
+	rec_complete(d, TX, USB_STATUS_OK, NULL, 0, 100);
+	expect_fifo_read(&r, d, 0x04, 0, 200);
+	expect_rx_posted(&r);
+	rec_complete(d, RX, USB_STATUS_OK, wire + 5, n - 5, 300);
+	assert_int_equal(r.n_frames, 0);
+	/* and a whole frame still arrives */
+	expect_rx_posted(&r);
+	rec_complete(d, RX, USB_STATUS_OK, wire, n, 400);
+	assert_int_equal(r.n_frames, 1);
 	usb_dongle_free(d);
 }
 
@@ -682,6 +743,8 @@ int main(void)
 		cmocka_unit_test(rx_fir_through_the_core),
 		cmocka_unit_test(send_waits_for_the_turnaround),
 		cmocka_unit_test(fifo_polls_before_the_second_frame),
+		cmocka_unit_test(fifo_polls_at_least_1_ms_apart),
+		cmocka_unit_test(partial_frame_dropped_when_sending),
 		cmocka_unit_test(rx_restarts_when_not_dir),
 		cmocka_unit_test(fifo_cleared_when_the_count_grows),
 		cmocka_unit_test(speed_change_after_the_fifo_drained),
