@@ -70,7 +70,8 @@ int stir4200_speed_writes(uint32_t baud, struct stir4200_reg_write out[STIR4200_
 					      (uint8_t)(STIR4200_CTRL1_SDMODE | power) };
 	out[5] = (struct stir4200_reg_write){ STIR4200_REG_CTRL1, power };
 	out[6] = (struct stir4200_reg_write){
-		STIR4200_REG_CTRL2, (uint8_t)(STIR4200_RX_SENSITIVITY << STIR4200_CTRL2_RXSENS_SHIFT)
+		STIR4200_REG_CTRL2,
+		(uint8_t)(STIR4200_RX_SENSITIVITY << STIR4200_CTRL2_RXSENS_SHIFT),
 	};
 	return STIR4200_SPEED_WRITES;
 }
@@ -125,7 +126,8 @@ static bool fir_body(struct wcursor *w, const uint8_t *frame, size_t len, size_t
 {
 	uint32_t crc = fcs32_compute(frame, len);
 	const uint8_t fcs[4] = {
-		(uint8_t)(crc & 0xFF), (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24),
+		(uint8_t)(crc & 0xFF), (uint8_t)(crc >> 8),
+		(uint8_t)(crc >> 16), (uint8_t)(crc >> 24),
 	};
 
 	(void)xbofs;	/* FIR has a preamble instead */
@@ -738,7 +740,8 @@ static void list_done(struct stir4200 *s, uint64_t now_us)
 		reset_decoders(s);
 		go(s, STIR_READY, kind == CTRL_OPEN ? "open sequence done" : "speed sequence done");
 		advance(s, now_us);
-		usb_dongle_emit(&s->base, kind == CTRL_OPEN ? USB_EVENT_OPENED : USB_EVENT_SPEED, 0);
+		usb_dongle_emit(&s->base, kind == CTRL_OPEN ? USB_EVENT_OPENED : USB_EVENT_SPEED,
+				0);
 		break;
 	case CTRL_CLEAR:
 		fifo_cleared(s, now_us);
@@ -941,7 +944,8 @@ static int stir_create(const struct usb_dongle_config *cfg, const struct usb_id 
 	if ((cfg->ep.bulk_in && cfg->ep.bulk_in != STIR4200_EP_IN) ||
 	    (cfg->ep.bulk_out && cfg->ep.bulk_out != STIR4200_EP_OUT))
 		log_msg(cfg->log, LOG_LEVEL_WARNING,
-			"stir4200: the descriptor lists IN 0x%02x, OUT 0x%02x; using IN 0x%02x, OUT 0x%02x",
+			"stir4200: the descriptor lists IN 0x%02x, OUT 0x%02x; "
+			"using IN 0x%02x, OUT 0x%02x",
 			cfg->ep.bulk_in, cfg->ep.bulk_out, STIR4200_EP_IN, STIR4200_EP_OUT);
 	struct stir4200 *s = calloc(1, sizeof(*s));
 	if (s) {

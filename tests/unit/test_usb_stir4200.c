@@ -44,7 +44,8 @@ static struct usb_dongle *new_core(struct rec *r)
 {
 	memset(r, 0, sizeof(*r));
 	struct usb_dongle_config cfg = {
-		.ep = { .bulk_in = 0x82, .bulk_out = 0x01, .in_max_packet = 64, .out_max_packet = 64 },
+		.ep = { .bulk_in = 0x82, .bulk_out = 0x01,
+			.in_max_packet = 64, .out_max_packet = 64 },
 		.host = { on_submit, on_cancel, on_frame, on_event, r },
 	};
 	const struct usb_id *id = NULL;
