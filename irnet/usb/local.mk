@@ -40,6 +40,12 @@ tests_fuzz_fuzz_usb_stir4200_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_fuzz_fuzz_usb_stir4200_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_usb_stir4200_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 
+FUZZERS += tests/fuzz/fuzz_usb_stir4200_duplex
+tests_fuzz_fuzz_usb_stir4200_duplex_SOURCES = tests/fuzz/fuzz_usb_stir4200_duplex.c
+tests_fuzz_fuzz_usb_stir4200_duplex_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_fuzz_fuzz_usb_stir4200_duplex_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
+tests_fuzz_fuzz_usb_stir4200_duplex_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
 UNIT_TESTS += tests/unit/test_usb_irda_class
 tests_unit_test_usb_irda_class_SOURCES = tests/unit/test_usb_irda_class.c tests/unit/usb_rec.h
 tests_unit_test_usb_irda_class_CPPFLAGS = $(USB_TEST_CPPFLAGS)
