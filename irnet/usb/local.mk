@@ -9,6 +9,7 @@ irnet_usb_libirnet_usb_la_CPPFLAGS = -include $(top_builddir)/config.h \
 irnet_usb_libirnet_usb_la_SOURCES = \
 	irnet/usb/usb_dongle.c irnet/usb/usb_dongle.h \
 	irnet/usb/mcs7780.c irnet/usb/mcs7780.h \
+	irnet/usb/stir4200.c irnet/usb/stir4200.h \
 	irnet/usb/irda_class.c irnet/usb/irda_class.h \
 	irnet/usb/usb_name.c irnet/usb/usb_name.h
 irnet_libirnet_la_LIBADD += irnet/usb/libirnet_usb.la
@@ -26,6 +27,24 @@ tests_fuzz_fuzz_usb_mcs7780_SOURCES = tests/fuzz/fuzz_usb_mcs7780.c
 tests_fuzz_fuzz_usb_mcs7780_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_fuzz_fuzz_usb_mcs7780_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_usb_mcs7780_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
+UNIT_TESTS += tests/unit/test_usb_stir4200
+tests_unit_test_usb_stir4200_SOURCES = tests/unit/test_usb_stir4200.c tests/unit/usb_rec.h
+tests_unit_test_usb_stir4200_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_stir4200_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_stir4200_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+FUZZERS += tests/fuzz/fuzz_usb_stir4200
+tests_fuzz_fuzz_usb_stir4200_SOURCES = tests/fuzz/fuzz_usb_stir4200.c
+tests_fuzz_fuzz_usb_stir4200_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_fuzz_fuzz_usb_stir4200_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
+tests_fuzz_fuzz_usb_stir4200_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
+FUZZERS += tests/fuzz/fuzz_usb_stir4200_duplex
+tests_fuzz_fuzz_usb_stir4200_duplex_SOURCES = tests/fuzz/fuzz_usb_stir4200_duplex.c
+tests_fuzz_fuzz_usb_stir4200_duplex_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_fuzz_fuzz_usb_stir4200_duplex_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
+tests_fuzz_fuzz_usb_stir4200_duplex_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 
 UNIT_TESTS += tests/unit/test_usb_irda_class
 tests_unit_test_usb_irda_class_SOURCES = tests/unit/test_usb_irda_class.c tests/unit/usb_rec.h

@@ -12,9 +12,11 @@
 
 #include "irda_class.h"
 #include "mcs7780.h"
+#include "stir4200.h"
 
 static const struct usb_family *const registry[] = {
 	&mcs7780_family,
+	&stir4200_family,
 	&irda_class_family,
 };
 

@@ -65,28 +65,10 @@ static struct usb_dongle *new_core(struct rec *r)
 
 /* --- expectations --------------------------------------------------------------- */
 
-static const struct rec_xfer *take(struct rec *r)
-{
-	assert_true(r->next < r->n_xfers);
-	return &r->xfer[r->next++];
-}
-
-static void nothing_more(const struct rec *r)
-{
-	assert_int_equal(r->next, r->n_xfers);
-}
-
-static void complete(struct usb_dongle *d, uint32_t tag, enum usb_status st, const uint8_t *data,
-		     size_t n, uint64_t now)
-{
-	struct usb_completion c = { .tag = tag, .status = st, .data = data, .actual = n };
-	usb_dongle_complete(d, &c, now);
-}
-
 /* The next transfer is a bulk OUT on 0x02 of exactly these bytes. */
 static void expect_out(struct rec *r, const uint8_t *want, size_t n, bool zlp)
 {
-	const struct rec_xfer *t = take(r);
+	const struct rec_xfer *t = rec_take(r);
 
 	assert_int_equal(t->x.type, USB_XFER_BULK);
 	assert_int_equal(t->x.tag, IRDA_CLASS_TAG_TX);
@@ -100,12 +82,12 @@ static void expect_out(struct rec *r, const uint8_t *want, size_t n, bool zlp)
 static void expect_header_only(struct rec *r, struct usb_dongle *d, uint8_t hdr)
 {
 	expect_out(r, &hdr, 1, false);
-	complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 1, 0);
+	rec_complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 1, 0);
 }
 
 static void expect_rx_posted(struct rec *r)
 {
-	const struct rec_xfer *t = take(r);
+	const struct rec_xfer *t = rec_take(r);
 
 	assert_int_equal(t->x.type, USB_XFER_BULK);
 	assert_int_equal(t->x.tag, IRDA_CLASS_TAG_RX);
@@ -117,7 +99,7 @@ static void expect_rx_posted(struct rec *r)
 static void expect_get_desc(struct rec *r)
 {
 	uint8_t got[8], want[8] = { 0xA1, 0x06, 0x00, 0x00, IFNUM, 0x00, 0x0C, 0x00 };
-	const struct rec_xfer *t = take(r);
+	const struct rec_xfer *t = rec_take(r);
 
 	assert_int_equal(t->x.type, USB_XFER_CONTROL);
 	assert_int_equal(t->x.tag, IRDA_CLASS_TAG_CTRL);
@@ -133,10 +115,10 @@ static void open_with(struct rec *r, struct usb_dongle *d, const uint8_t *desc, 
 	assert_int_equal(usb_dongle_open(d, 0), 0);
 	assert_false(usb_dongle_can_send(d));
 	expect_get_desc(r);
-	complete(d, IRDA_CLASS_TAG_CTRL, USB_STATUS_OK, desc, n, 0);
+	rec_complete(d, IRDA_CLASS_TAG_CTRL, USB_STATUS_OK, desc, n, 0);
 	expect_header_only(r, d, 0x32);
 	expect_rx_posted(r);
-	nothing_more(r);
+	rec_nothing_more(r);
 	assert_true(saw_event(r, USB_EVENT_OPENED, 0));
 	assert_int_equal(d->baud, 9600);
 	assert_true(usb_dongle_can_send(d));
@@ -170,8 +152,9 @@ static void registry_matches_class_and_ids(void **state)
 		assert_ptr_equal(f, &irda_class_family);
 		assert_non_null(id);
 	}
-	/* STIr4200 is not a class device; MCS7780 keeps its own family */
-	assert_null(usb_family_match(0x066f, 0x4200, 0xFF, 0, NULL));
+	/* STIr4200 is not a class device (it has its own family); MCS7780
+	 * keeps its own family */
+	assert_string_equal(usb_family_match(0x066f, 0x4200, 0xFF, 0, NULL)->name, "stir4200");
 	assert_string_equal(usb_family_match(0x9710, 0x7780, 0xFE, 0x02, NULL)->name, "mcs7780");
 	assert_ptr_equal(usb_family_by_name("irda-class"), &irda_class_family);
 }
@@ -294,9 +277,9 @@ static void open_refuses_bad_descriptor(void **state)
 	uint8_t *shortd = malloc(5);
 	assert_non_null(shortd);
 	memcpy(shortd, desc_42, 5);
-	complete(d, IRDA_CLASS_TAG_CTRL, USB_STATUS_OK, shortd, 5, 0);
+	rec_complete(d, IRDA_CLASS_TAG_CTRL, USB_STATUS_OK, shortd, 5, 0);
 	free(shortd);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	assert_true(saw_event(&r, USB_EVENT_FAILED, -EPROTO));
 	assert_false(saw_event(&r, USB_EVENT_OPENED, 0));
 	assert_int_equal(usb_dongle_close(d, 0), 0);
@@ -307,7 +290,7 @@ static void open_refuses_bad_descriptor(void **state)
 	d = new_core(&r);
 	assert_int_equal(usb_dongle_open(d, 0), 0);
 	expect_get_desc(&r);
-	complete(d, IRDA_CLASS_TAG_CTRL, USB_STATUS_STALL, NULL, 0, 0);
+	rec_complete(d, IRDA_CLASS_TAG_CTRL, USB_STATUS_STALL, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_FAILED, -EPIPE));
 	usb_dongle_free(d);
 }
@@ -367,7 +350,7 @@ static void every_speed_change(void **state)
 		assert_int_equal(d->baud, t[i].baud);
 		assert_true(usb_dongle_can_send(d));
 	}
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	usb_dongle_free(d);
 }
 
@@ -404,7 +387,7 @@ static void tx_bytes_and_zlp(void **state)
 	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
 	assert_int_equal(usb_dongle_send(d, &f, 0), -EBUSY);
 	expect_out(&r, want, 1 + sizeof xid, false);
-	complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 15, 0);
+	rec_complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 15, 0);
 	assert_true(saw_event(&r, USB_EVENT_TX_DONE, 0));
 	assert_int_equal(usb_dongle_counters(d)->tx_frames, 1);
 
@@ -413,7 +396,7 @@ static void tx_bytes_and_zlp(void **state)
 	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
 	want[0] = 0x20;
 	expect_out(&r, want, 1 + sizeof xid, false);
-	complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 15, 0);
+	rec_complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 15, 0);
 
 	/* 63 bytes + header = 64 = wMaxPacketSize: ZLP; 127 + 1 too */
 	static uint8_t big[2050];
@@ -428,14 +411,14 @@ static void tx_bytes_and_zlp(void **state)
 		want[0] = 0x00;
 		memcpy(want + 1, big, z[i].len);
 		expect_out(&r, want, 1 + z[i].len, z[i].zlp);
-		complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 1 + z[i].len, 0);
+		rec_complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 1 + z[i].len, 0);
 	}
 	/* too short, too long */
 	struct usb_tx_frame bad = { .data = big, .len = 1 };
 	assert_int_equal(usb_dongle_send(d, &bad, 0), -EINVAL);
 	bad.len = 2051;
 	assert_int_equal(usb_dongle_send(d, &bad, 0), -EMSGSIZE);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	usb_dongle_free(d);
 }
 
@@ -450,8 +433,8 @@ static void speed_change_waits_for_frame(void **state)
 	uint8_t want[16] = { 0x00 };
 	memcpy(want + 1, xid, sizeof xid);
 	expect_out(&r, want, 15, false);
-	nothing_more(&r);	/* the speed frame waits */
-	complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 15, 0);
+	rec_nothing_more(&r);	/* the speed frame waits */
+	rec_complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_OK, NULL, 15, 0);
 	assert_false(usb_dongle_can_send(d));
 	expect_header_only(&r, d, 0x06);
 	assert_true(saw_event(&r, USB_EVENT_SPEED, 0));
@@ -472,7 +455,7 @@ static void rx_good_frames(void **state)
 	struct usb_dongle *d = opened_core(&r);
 	uint8_t in[16] = { 0x02 };	/* 9600, not busy */
 	memcpy(in + 1, xid, sizeof xid);
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, in, 15, 77);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, in, 15, 77);
 	assert_int_equal(r.n_frames, 1);
 	assert_int_equal(r.frame_len, sizeof xid);
 	assert_memory_equal(r.frame, xid, sizeof xid);
@@ -481,22 +464,22 @@ static void rx_good_frames(void **state)
 	expect_rx_posted(&r);
 	/* media busy on a frame and on a header-only status transfer */
 	in[0] = 0x82;
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, in, 15, 78);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, in, 15, 78);
 	assert_int_equal(r.n_frames, 2);
 	assert_true(saw_event(&r, USB_EVENT_MEDIA_BUSY, 0));
 	expect_rx_posted(&r);
 	r.n_ev = 0;
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, in, 1, 79);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, in, 1, 79);
 	assert_int_equal(r.n_frames, 2);
 	assert_true(saw_event(&r, USB_EVENT_MEDIA_BUSY, 0));
 	assert_int_equal(usb_dongle_counters(d)->rx_empty, 1);
 	expect_rx_posted(&r);
 	/* a failed IN transfer goes out again 10 ms later */
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_ERROR, NULL, 0, 1000);
-	nothing_more(&r);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_ERROR, NULL, 0, 1000);
+	rec_nothing_more(&r);
 	assert_int_equal(usb_dongle_deadline(d), 11000);
 	usb_dongle_tick(d, 10999);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	usb_dongle_tick(d, 11000);
 	expect_rx_posted(&r);
 	usb_dongle_free(d);
@@ -530,14 +513,14 @@ static void rx_malformed_transfers(void **state)
 	struct rec r;
 	struct usb_dongle *d = new_core(&r);
 	open_with(&r, d, desc_42, sizeof desc_42);
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, big, 2, 0);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, big, 2, 0);
 	assert_int_equal(usb_dongle_counters(d)->rx_malformed, 1);
 	assert_true(saw_event(&r, USB_EVENT_MEDIA_BUSY, -EPROTO));
 	expect_rx_posted(&r);
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, big, sizeof big, 0);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, big, sizeof big, 0);
 	assert_int_equal(usb_dongle_counters(d)->rx_oversize, 1);
 	expect_rx_posted(&r);
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, big, 0, 0);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_OK, big, 0, 0);
 	assert_int_equal(usb_dongle_counters(d)->rx_empty, 1);
 	assert_int_equal(r.n_frames, 0);
 	usb_dongle_free(d);
@@ -554,9 +537,9 @@ static void close_waits_for_cancelled_transfers(void **state)
 	assert_int_equal(r.n_cancelled, 2);
 	assert_false(saw_event(&r, USB_EVENT_CLOSED, 0));
 	assert_int_equal(usb_dongle_close(d, 0), -EINPROGRESS);
-	complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_CANCELLED, NULL, 0, 0);
+	rec_complete(d, IRDA_CLASS_TAG_TX, USB_STATUS_CANCELLED, NULL, 0, 0);
 	assert_false(saw_event(&r, USB_EVENT_CLOSED, 0));
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_CANCELLED, NULL, 0, 0);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_CANCELLED, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_CLOSED, 0));
 	assert_int_equal(d->baud, 0);
 	assert_int_equal(usb_dongle_close(d, 0), 0);
@@ -572,7 +555,7 @@ static void device_gone(void **state)
 	struct rec r;
 	(void)state;
 	struct usb_dongle *d = opened_core(&r);
-	complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_NO_DEVICE, NULL, 0, 0);
+	rec_complete(d, IRDA_CLASS_TAG_RX, USB_STATUS_NO_DEVICE, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_GONE, -ENODEV));
 	assert_int_equal(usb_dongle_close(d, 0), 0);
 	assert_true(saw_event(&r, USB_EVENT_CLOSED, 0));

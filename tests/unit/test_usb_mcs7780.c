@@ -50,61 +50,9 @@ static struct usb_dongle *new_core(struct rec *r, enum usb_clear_halt_mode mode)
 
 /* --- expectations --------------------------------------------------------------- */
 
-static size_t parse_hex(const char *hex, uint8_t *out, size_t cap)
-{
-	size_t n = 0;
-
-	while (*hex) {
-		if (*hex == ' ') {
-			hex++;
-			continue;
-		}
-		unsigned v;
-		assert_int_equal(sscanf(hex, "%2x", &v), 1);
-		assert_true(n < cap);
-		out[n++] = (uint8_t)v;
-		hex += 2;
-	}
-	return n;
-}
-
-static const struct rec_xfer *take(struct rec *r)
-{
-	assert_true(r->next < r->n_xfers);
-	return &r->xfer[r->next++];
-}
-
-static void nothing_more(const struct rec *r)
-{
-	assert_int_equal(r->next, r->n_xfers);
-}
-
-/* The next transfer is a control (or clear-halt) transfer with exactly
- * this setup packet. */
-static void expect_setup(struct rec *r, enum usb_xfer_type type, const char *setup_hex)
-{
-	uint8_t want[8], got[8];
-	const struct rec_xfer *t = take(r);
-
-	assert_int_equal(parse_hex(setup_hex, want, sizeof want), 8);
-	assert_int_equal(t->x.type, type);
-	assert_int_equal(t->x.tag, MCS7780_TAG_CTRL);
-	usb_setup_pack(&t->x.setup, got);
-	if (memcmp(want, got, 8) != 0)
-		fail_msg("setup %02x %02x %02x %02x %02x %02x %02x %02x, expected %s", got[0], got[1],
-			 got[2], got[3], got[4], got[5], got[6], got[7], setup_hex);
-}
-
-static void complete(struct usb_dongle *d, uint32_t tag, enum usb_status st, const uint8_t *data,
-		     size_t n, uint64_t now)
-{
-	struct usb_completion c = { .tag = tag, .status = st, .data = data, .actual = n };
-	usb_dongle_complete(d, &c, now);
-}
-
 static void ack(struct usb_dongle *d)
 {
-	complete(d, MCS7780_TAG_CTRL, USB_STATUS_OK, NULL, 0, 0);
+	rec_complete(d, MCS7780_TAG_CTRL, USB_STATUS_OK, NULL, 0, 0);
 }
 
 /* digest: write `40 0E <value LE16> <reg LE16> 00 00` */
@@ -113,7 +61,7 @@ static void expect_write(struct rec *r, struct usb_dongle *d, unsigned reg, unsi
 	char hex[64];
 
 	snprintf(hex, sizeof hex, "40 0E %02X %02X %02X 00 00 00", value & 0xFF, value >> 8, reg);
-	expect_setup(r, USB_XFER_CONTROL, hex);
+	rec_expect_setup(r, USB_XFER_CONTROL, MCS7780_TAG_CTRL, hex);
 	ack(d);
 }
 
@@ -124,8 +72,8 @@ static void expect_read(struct rec *r, struct usb_dongle *d, unsigned reg, unsig
 	uint8_t le[2] = { (uint8_t)(answer & 0xFF), (uint8_t)(answer >> 8) };
 
 	snprintf(hex, sizeof hex, "C0 0F 00 00 %02X 00 02 00", reg);
-	expect_setup(r, USB_XFER_CONTROL, hex);
-	complete(d, MCS7780_TAG_CTRL, USB_STATUS_OK, le, 2, 0);
+	rec_expect_setup(r, USB_XFER_CONTROL, MCS7780_TAG_CTRL, hex);
+	rec_complete(d, MCS7780_TAG_CTRL, USB_STATUS_OK, le, 2, 0);
 }
 
 static void expect_clear_halt(struct rec *r, struct usb_dongle *d, uint8_t ep)
@@ -133,14 +81,14 @@ static void expect_clear_halt(struct rec *r, struct usb_dongle *d, uint8_t ep)
 	char hex[64];
 
 	snprintf(hex, sizeof hex, "02 01 00 00 %02X 00 00 00", ep);
-	expect_setup(r, USB_XFER_CLEAR_HALT, hex);
+	rec_expect_setup(r, USB_XFER_CLEAR_HALT, MCS7780_TAG_CTRL, hex);
 	assert_int_equal(r->xfer[r->next - 1].x.endpoint, ep);
 	ack(d);
 }
 
 static void expect_rx_posted(struct rec *r)
 {
-	const struct rec_xfer *t = take(r);
+	const struct rec_xfer *t = rec_take(r);
 
 	assert_int_equal(t->x.type, USB_XFER_BULK);
 	assert_int_equal(t->x.tag, MCS7780_TAG_RX);
@@ -177,7 +125,7 @@ static void open_from_zero(struct rec *r, struct usb_dongle *d)
 	expect_write(r, d, 2, 0x0008);
 	expect_write(r, d, 0, 0x1622);
 	expect_rx_posted(r);
-	nothing_more(r);
+	rec_nothing_more(r);
 	assert_true(saw_event(r, USB_EVENT_OPENED, 0));
 	assert_true(usb_dongle_can_send(d));
 }
@@ -233,7 +181,7 @@ static void change_speed(struct rec *r, struct usb_dongle *d, uint32_t from, uin
 	if (a->klass != b->klass)
 		expect_vishay(r, d, xcvr);
 	expect_write(r, d, 0, mode & ~0x8000u);
-	nothing_more(r);
+	rec_nothing_more(r);
 	assert_true(saw_event(r, USB_EVENT_SPEED, 0));
 	assert_true(usb_dongle_can_send(d));
 }
@@ -308,7 +256,7 @@ static void open_keeps_other_bits(void **state)
 	expect_write(&r, d, 2, 0x0408 | 0x0000);
 	expect_write(&r, d, 0, 0x1632);
 	expect_rx_posted(&r);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	usb_dongle_free(d);
 }
 
@@ -335,13 +283,13 @@ static void stalls_and_short_replies(void **state)
 	struct usb_dongle *d = new_core(&r, USB_CLEAR_HALT_ENDPOINTS);
 
 	assert_int_equal(usb_dongle_open(d, 0), 0);
-	take(&r);
-	complete(d, MCS7780_TAG_CTRL, USB_STATUS_STALL, NULL, 0, 0);
+	rec_take(&r);
+	rec_complete(d, MCS7780_TAG_CTRL, USB_STATUS_STALL, NULL, 0, 0);
 	expect_clear_halt(&r, d, 0x02);
-	expect_setup(&r, USB_XFER_CONTROL, "C0 0F 00 00 00 00 02 00");
-	complete(d, MCS7780_TAG_CTRL, USB_STATUS_OK, NULL, 0, 0);
+	rec_expect_setup(&r, USB_XFER_CONTROL, MCS7780_TAG_CTRL, "C0 0F 00 00 00 00 02 00");
+	rec_complete(d, MCS7780_TAG_CTRL, USB_STATUS_OK, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_FAILED, -EPROTO));	/* 2 bytes expected, 0 came */
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	usb_dongle_free(d);
 
 	/* one byte, three bytes: both refused */
@@ -349,21 +297,21 @@ static void stalls_and_short_replies(void **state)
 		d = new_core(&r, USB_CLEAR_HALT_NONE);
 		uint8_t three[3] = { 0x22, 0x16, 0x00 };
 		assert_int_equal(usb_dongle_open(d, 0), 0);
-		take(&r);
-		complete(d, MCS7780_TAG_CTRL, USB_STATUS_OK, three, n, 0);
+		rec_take(&r);
+		rec_complete(d, MCS7780_TAG_CTRL, USB_STATUS_OK, three, n, 0);
 		assert_true(saw_event(&r, USB_EVENT_FAILED, -EPROTO));
-		nothing_more(&r);
+		rec_nothing_more(&r);
 		usb_dongle_free(d);
 	}
 
 	d = new_core(&r, USB_CLEAR_HALT_NONE);
 	assert_int_equal(usb_dongle_open(d, 0), 0);
 	expect_read(&r, d, 0, 0);
-	take(&r);
-	complete(d, MCS7780_TAG_CTRL, USB_STATUS_STALL, NULL, 0, 0);
+	rec_take(&r);
+	rec_complete(d, MCS7780_TAG_CTRL, USB_STATUS_STALL, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_FAILED, -EPIPE));
 	assert_false(usb_dongle_can_send(d));
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	/* close with nothing in flight is immediate */
 	assert_int_equal(usb_dongle_close(d, 0), 0);
 	assert_true(saw_event(&r, USB_EVENT_CLOSED, 0));
@@ -371,8 +319,8 @@ static void stalls_and_short_replies(void **state)
 
 	d = new_core(&r, USB_CLEAR_HALT_NONE);
 	assert_int_equal(usb_dongle_open(d, 0), 0);
-	take(&r);
-	complete(d, MCS7780_TAG_CTRL, USB_STATUS_NO_DEVICE, NULL, 0, 0);
+	rec_take(&r);
+	rec_complete(d, MCS7780_TAG_CTRL, USB_STATUS_NO_DEVICE, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_GONE, -ENODEV));
 	usb_dongle_free(d);
 }
@@ -414,7 +362,7 @@ static void fir_example_and_class_changes(void **state)
 	expect_write(&r, d, 0, 0x1603);
 	expect_vishay(&r, d, 0x0008);
 	expect_write(&r, d, 0, 0x1603);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	change_speed(&r, d, 4000000, 1152000, 0x1603, 0x0008);
 	change_speed(&r, d, 1152000, 576000, 0x16E2, 0x0008);
 	change_speed(&r, d, 576000, 57600, 0x16C2, 0x0008);
@@ -438,7 +386,7 @@ static void speed_change_waits_for_irintx(void **state)
 	expect_read(&r, d, 0, 0x1622);
 	expect_write(&r, d, 0, 0x16A2);
 	expect_write(&r, d, 0, 0x16A2);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 
 	assert_int_equal(usb_dongle_set_speed(d, 19200, 0), 0);
 	assert_int_equal(usb_dongle_set_speed(d, 9600, 0), -EBUSY);
@@ -448,7 +396,7 @@ static void speed_change_waits_for_irintx(void **state)
 	expect_read(&r, d, 0, 0x16A2);
 	expect_write(&r, d, 0, 0x1642);
 	expect_write(&r, d, 0, 0x1642);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	usb_dongle_free(d);
 }
 
@@ -465,7 +413,7 @@ static const char xid_fir[] = "14 00 FF 3F 01 78 56 34 12 FF FF FF FF 01 00 00 6
 static void expect_tx(uint32_t baud, const struct usb_tx_frame *f, const char *hex)
 {
 	uint8_t want[512], got[4400];
-	size_t n = parse_hex(hex, want, sizeof want);
+	size_t n = rec_parse_hex(hex, want, sizeof want);
 	struct wcursor w;
 
 	wcursor_init(&w, got, sizeof got);
@@ -551,9 +499,9 @@ static void core_sends_then_changes_speed(void **state)
 	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
 	assert_false(usb_dongle_can_send(d));
 	assert_int_equal(usb_dongle_send(d, &f, 0), -EBUSY);
-	const struct rec_xfer *t = take(&r);
+	const struct rec_xfer *t = rec_take(&r);
 	uint8_t want[64];
-	size_t n = parse_hex(xid_sir, want, sizeof want);
+	size_t n = rec_parse_hex(xid_sir, want, sizeof want);
 	assert_int_equal(t->x.type, USB_XFER_BULK);
 	assert_int_equal(t->x.tag, MCS7780_TAG_TX);
 	assert_int_equal(t->x.endpoint, 0x02);
@@ -561,23 +509,23 @@ static void core_sends_then_changes_speed(void **state)
 	assert_memory_equal(t->data, want, n);
 
 	assert_int_equal(usb_dongle_set_speed(d, 57600, 0), 0);
-	nothing_more(&r);	/* nothing until the frame has left */
-	complete(d, MCS7780_TAG_TX, USB_STATUS_OK, NULL, n, 0);
+	rec_nothing_more(&r);	/* nothing until the frame has left */
+	rec_complete(d, MCS7780_TAG_TX, USB_STATUS_OK, NULL, n, 0);
 	assert_true(saw_event(&r, USB_EVENT_TX_DONE, 0));
 	assert_false(usb_dongle_can_send(d));
 	expect_read(&r, d, 7, 0);
 	expect_read(&r, d, 0, 0x1622);
 	expect_write(&r, d, 0, 0x1682);
 	expect_write(&r, d, 0, 0x1682);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	assert_true(saw_event(&r, USB_EVENT_SPEED, 0));
 	assert_true(usb_dongle_can_send(d));
 	assert_int_equal(usb_dongle_counters(d)->tx_frames, 1);
 
 	/* a frame that failed still frees the slot */
 	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
-	take(&r);
-	complete(d, MCS7780_TAG_TX, USB_STATUS_TIMEOUT, NULL, 0, 0);
+	rec_take(&r);
+	rec_complete(d, MCS7780_TAG_TX, USB_STATUS_TIMEOUT, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_TX_DONE, -ETIMEDOUT));
 	assert_true(usb_dongle_can_send(d));
 	usb_dongle_free(d);
@@ -605,7 +553,7 @@ static int parse_rx(uint32_t baud, const uint8_t *bytes, size_t n, uint8_t *fram
 static int parse_rx_hex(uint32_t baud, const char *hex, uint8_t *frame, size_t cap)
 {
 	uint8_t b[64];
-	size_t n = parse_hex(hex, b, sizeof b);
+	size_t n = rec_parse_hex(hex, b, sizeof b);
 
 	return parse_rx(baud, b, n, frame, cap);
 }
@@ -698,21 +646,21 @@ static void core_receives(void **state)
 	uint8_t b[64];
 
 	open_from_zero(&r, d);
-	size_t n = parse_hex(xid_sir + 9, b, sizeof b) - 1;
-	complete(d, MCS7780_TAG_RX, USB_STATUS_OK, b, n, 1234);
+	size_t n = rec_parse_hex(xid_sir + 9, b, sizeof b) - 1;
+	rec_complete(d, MCS7780_TAG_RX, USB_STATUS_OK, b, n, 1234);
 	assert_int_equal(r.n_frames, 1);
 	assert_int_equal(r.frame_len, 14);
 	assert_memory_equal(r.frame, xid, 14);
 	assert_int_equal(r.frame_baud, 9600);
 	expect_rx_posted(&r);
 
-	complete(d, MCS7780_TAG_RX, USB_STATUS_OK, b, 0, 1300);
+	rec_complete(d, MCS7780_TAG_RX, USB_STATUS_OK, b, 0, 1300);
 	expect_rx_posted(&r);
 	b[3] ^= 1;
-	complete(d, MCS7780_TAG_RX, USB_STATUS_OK, b, n, 1400);
+	rec_complete(d, MCS7780_TAG_RX, USB_STATUS_OK, b, n, 1400);
 	assert_true(saw_event(&r, USB_EVENT_MEDIA_BUSY, -EBADMSG));
 	expect_rx_posted(&r);
-	complete(d, MCS7780_TAG_RX, USB_STATUS_OK, b, 3, 1500);
+	rec_complete(d, MCS7780_TAG_RX, USB_STATUS_OK, b, 3, 1500);
 	assert_true(saw_event(&r, USB_EVENT_MEDIA_BUSY, -EPROTO));
 	expect_rx_posted(&r);
 	const struct usb_dongle_counters *c = usb_dongle_counters(d);
@@ -724,24 +672,24 @@ static void core_receives(void **state)
 
 	/* an error: no new transfer now, one 10 ms later */
 	assert_int_equal(usb_dongle_deadline(d), USB_NO_DEADLINE);
-	complete(d, MCS7780_TAG_RX, USB_STATUS_ERROR, NULL, 0, 2000);
+	rec_complete(d, MCS7780_TAG_RX, USB_STATUS_ERROR, NULL, 0, 2000);
 	assert_int_equal(usb_dongle_deadline(d), 12000);
 	usb_dongle_tick(d, 11999);
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	usb_dongle_tick(d, 12000);
 	expect_rx_posted(&r);
 	assert_int_equal(usb_dongle_deadline(d), USB_NO_DEADLINE);
 	assert_int_equal(c->xfer_errors, 1);
 
 	/* a completion nobody asked for is ignored */
-	complete(d, MCS7780_TAG_TX, USB_STATUS_OK, NULL, 0, 2100);
-	complete(d, 99, USB_STATUS_OK, NULL, 0, 2100);
-	nothing_more(&r);
+	rec_complete(d, MCS7780_TAG_TX, USB_STATUS_OK, NULL, 0, 2100);
+	rec_complete(d, 99, USB_STATUS_OK, NULL, 0, 2100);
+	rec_nothing_more(&r);
 
 	/* the device goes away */
-	complete(d, MCS7780_TAG_RX, USB_STATUS_NO_DEVICE, NULL, 0, 3000);
+	rec_complete(d, MCS7780_TAG_RX, USB_STATUS_NO_DEVICE, NULL, 0, 3000);
 	assert_true(saw_event(&r, USB_EVENT_GONE, -ENODEV));
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	usb_dongle_free(d);
 }
 
@@ -755,15 +703,15 @@ static void close_waits_for_cancelled_transfers(void **state)
 
 	open_from_zero(&r, d);
 	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
-	take(&r);
+	rec_take(&r);
 	assert_int_equal(usb_dongle_close(d, 0), 0);
 	assert_int_equal(r.n_cancelled, 2);
 	assert_int_equal(usb_dongle_close(d, 0), -EINPROGRESS);
-	complete(d, MCS7780_TAG_RX, USB_STATUS_CANCELLED, NULL, 0, 0);
+	rec_complete(d, MCS7780_TAG_RX, USB_STATUS_CANCELLED, NULL, 0, 0);
 	assert_false(saw_event(&r, USB_EVENT_CLOSED, 0));
-	complete(d, MCS7780_TAG_TX, USB_STATUS_CANCELLED, NULL, 0, 0);
+	rec_complete(d, MCS7780_TAG_TX, USB_STATUS_CANCELLED, NULL, 0, 0);
 	assert_true(saw_event(&r, USB_EVENT_CLOSED, 0));
-	nothing_more(&r);
+	rec_nothing_more(&r);
 	assert_false(usb_dongle_can_send(d));
 	/* and it opens again */
 	r.n_ev = 0;

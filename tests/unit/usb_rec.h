@@ -10,6 +10,7 @@
 #define TESTS_UNIT_USB_REC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "usb_dongle.h"
@@ -79,6 +80,63 @@ static bool saw_event(const struct rec *r, enum usb_dongle_event ev, int err)
 		if (r->ev[i] == ev && r->ev_err[i] == err)
 			return true;
 	return false;
+}
+
+/* --- checking what was recorded (static inline: each test uses some) --- */
+
+/* "C0 01 00 00" -> bytes; spaces are ignored. */
+static inline size_t rec_parse_hex(const char *hex, uint8_t *out, size_t cap)
+{
+	size_t n = 0;
+
+	while (*hex) {
+		if (*hex == ' ') {
+			hex++;
+			continue;
+		}
+		unsigned v;
+		assert_int_equal(sscanf(hex, "%2x", &v), 1);
+		assert_true(n < cap);
+		out[n++] = (uint8_t)v;
+		hex += 2;
+	}
+	return n;
+}
+
+/* The next transfer not yet checked. */
+static inline const struct rec_xfer *rec_take(struct rec *r)
+{
+	assert_true(r->next < r->n_xfers);
+	return &r->xfer[r->next++];
+}
+
+static inline void rec_nothing_more(const struct rec *r)
+{
+	assert_int_equal(r->next, r->n_xfers);
+}
+
+/* The next transfer is of that type and tag, with exactly this setup
+ * packet (the digest's notation). */
+static inline void rec_expect_setup(struct rec *r, enum usb_xfer_type type, uint32_t tag,
+				    const char *setup_hex)
+{
+	uint8_t want[8], got[8];
+	const struct rec_xfer *t = rec_take(r);
+
+	assert_int_equal(rec_parse_hex(setup_hex, want, sizeof want), 8);
+	assert_int_equal(t->x.type, type);
+	assert_int_equal(t->x.tag, tag);
+	usb_setup_pack(&t->x.setup, got);
+	if (memcmp(want, got, 8) != 0)
+		fail_msg("setup %02x %02x %02x %02x %02x %02x %02x %02x, expected %s", got[0], got[1],
+			 got[2], got[3], got[4], got[5], got[6], got[7], setup_hex);
+}
+
+static inline void rec_complete(struct usb_dongle *d, uint32_t tag, enum usb_status st,
+				const uint8_t *data, size_t n, uint64_t now)
+{
+	struct usb_completion c = { .tag = tag, .status = st, .data = data, .actual = n };
+	usb_dongle_complete(d, &c, now);
 }
 
 #endif
