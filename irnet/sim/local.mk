@@ -99,7 +99,8 @@ tests_unit_test_usb_model_irda_class_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_model_irda_class_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
 UNIT_TESTS += tests/unit/test_usb_model_stir4200
-tests_unit_test_usb_model_stir4200_SOURCES = tests/unit/test_usb_model_stir4200.c
+tests_unit_test_usb_model_stir4200_SOURCES = tests/unit/test_usb_model_stir4200.c \
+	tests/unit/usb_model_bench.h
 tests_unit_test_usb_model_stir4200_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_unit_test_usb_model_stir4200_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_model_stir4200_LDADD = irnet/libirnet.la $(UNIT_LIBS)

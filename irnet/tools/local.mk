@@ -69,8 +69,8 @@ BENCHMARKS += tests/usb-bench.sh
 # (irusb-emu: built by make, a bench: rule cannot sit inside the if)
 endif
 EXTRA_DIST += tests/usb-bench.sh
-TESTS += tests/usb-emu.sh tests/irdad-usb.sh tests/irdad-usb-class.sh tests/usb-families.tap
-EXTRA_DIST += tests/usb-emu.sh tests/irdad-usb.sh tests/irdad-usb-class.sh tests/usb-families.tap
+TESTS += tests/usb-emu.sh tests/irdad-usb.sh tests/irdad-usb-models.sh tests/usb-families.tap
+EXTRA_DIST += tests/usb-emu.sh tests/irdad-usb.sh tests/irdad-usb-models.sh tests/usb-families.tap
 # In the sanitizer build too: irusb-emu, the probe and the stations under
 # ASan+UBSan (irusb-emu turns the preload's link-order check off).
 SANITIZER_TESTS += tests/usb-emu.sh

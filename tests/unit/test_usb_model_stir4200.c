@@ -18,7 +18,8 @@
 
 #include <errno.h>
 
-#include "usb_model.h"
+#include "stir4200.h"
+#include "usb_model_bench.h"
 
 static const uint8_t xid[] = { 0xFF, 0x3F, 0x01, 0x78, 0x56, 0x34, 0x12,
 			       0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00, 0x00 };
@@ -205,6 +206,63 @@ static void refusals(void **state)
 	usb_model_free(m);
 }
 
+/* The model against the STIr4200 core (written apart from it, from the
+ * same digest) through the in-process host: the open the model sees, a
+ * frame each way with the FIFO polled between them, and a speed change. */
+static void against_the_core(void **state)
+{
+	static const struct usb_endpoints ep = {
+		.bulk_in = USB_MODEL_STIR4200_EP_IN, .bulk_out = USB_MODEL_STIR4200_EP_OUT,
+		.in_max_packet = 64, .out_max_packet = 64,
+	};
+	static const uint8_t ua[] = { 0x01, 0x63, 0x7D, 0xC0, 0xC1, 0x42 };
+	struct usb_tx_frame f = { .data = xid, .len = sizeof(xid) };
+	const struct usb_model_reg_write *w;
+	struct bench b;
+	uint8_t got[64];
+	size_t n;
+
+	(void)state;
+	bench_start(&b, usb_model_stir4200_new(), &stir4200_family, NULL, &ep,
+		    USB_CLEAR_HALT_ENDPOINTS);
+	/* open: the 9600 sequence, PDCLK 0x77 and MODE 0x2A in the middle */
+	w = usb_model_stir4200_writes(b.model, &n);
+	assert_int_equal(n, 7);
+	assert_int_equal(w[2].reg, 2);
+	assert_int_equal(w[2].value, 0x77);
+	assert_int_equal(w[3].reg, 1);
+	assert_int_equal(w[3].value, 0x2A);
+	assert_int_equal(usb_model_speed(b.model), 9600);
+
+	for (int i = 0; i < 2; i++) {
+		b.n_events = 0;
+		assert_int_equal(usb_dongle_send(b.core, &f, 0), 0);
+		pump(&b);
+		assert_int_equal(usb_model_take_frame(b.model, got, sizeof(got), NULL), sizeof(xid));
+		assert_memory_equal(got, xid, sizeof(xid));
+		/* the core reads the FIFO (now empty) and goes on */
+		usb_dongle_tick(b.core, UINT64_C(1) << 32);
+		pump(&b);
+		assert_true(saw(&b, USB_EVENT_TX_DONE));
+	}
+	assert_int_equal(usb_model_inject_frame(b.model, ua, sizeof(ua)), 0);
+	usb_dongle_tick(b.core, UINT64_C(1) << 33);
+	pump(&b);
+	assert_int_equal(b.rx_frames, 1);
+	assert_int_equal(b.rx_len, sizeof(ua));
+	assert_memory_equal(b.rx, ua, sizeof(ua));
+
+	b.n_events = 0;
+	assert_int_equal(usb_dongle_set_speed(b.core, 115200, UINT64_C(1) << 34), 0);
+	pump(&b);
+	usb_dongle_tick(b.core, UINT64_C(1) << 35);
+	pump(&b);
+	assert_true(saw(&b, USB_EVENT_SPEED));
+	assert_int_equal(usb_model_speed(b.model), 115200);
+	assert_int_equal(b.model->bad_transfers, 0);
+	bench_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +271,7 @@ int main(void)
 		cmocka_unit_test(tx_vector_and_the_fifo),
 		cmocka_unit_test(rx_stream_cut_anywhere),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(against_the_core),
 	};
 	return cmocka_run_group_tests_name("usb_model_stir4200", tests, NULL, NULL);
 }
