@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "sir.h"
 #include "usb_model.h"
 
@@ -34,10 +35,33 @@ struct sir_decoder *usb_model_sir_decoder_new(struct usb_model *m)
 	return sir_decoder_new(&cfg);
 }
 
+/* bmRequestType "standard, to an endpoint", CLEAR_FEATURE, ENDPOINT_HALT */
+#define CLEAR_HALT_TYPE 0x02u
+#define CLEAR_FEATURE 0x01u
+#define ENDPOINT_HALT 0x0000u
+
 int usb_model_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
 		      uint8_t *in, size_t in_cap)
 {
-	return m->gone ? -ENODEV : m->ops->control(m, setup, out, in, in_cap);
+	struct usb_model_setup s = { 0 };
+	struct cursor c;
+
+	if (m->gone)
+		return -ENODEV;
+	cursor_init(&c, setup, 8);
+	cursor_u8(&c, &s.request_type);
+	cursor_u8(&c, &s.request);
+	cursor_le16(&c, &s.value);
+	cursor_le16(&c, &s.index);
+	cursor_le16(&c, &s.length);
+	if (!cursor_ok(&c))
+		return -EPIPE;
+	/* acknowledged on any endpoint, so that Linux's swapped clear-halts
+	 * of the MCS7780 (digest 2.3) succeed too */
+	if (s.request_type == CLEAR_HALT_TYPE && s.request == CLEAR_FEATURE &&
+	    s.value == ENDPOINT_HALT)
+		return 0;
+	return m->ops->control(m, &s, out, in, in_cap);
 }
 
 int usb_model_bulk_out(struct usb_model *m, uint8_t ep, const uint8_t *data, size_t len)

@@ -29,11 +29,19 @@
 
 struct usb_model;
 
+/* A setup packet's fields (USB 2.0 9.3). */
+struct usb_model_setup {
+	uint8_t request_type, request;
+	uint16_t value, index, length;
+};
+
 struct usb_model_ops {
-	/* setup: the 8 bytes; out: wLength bytes for an OUT request.  Writes
-	 * at most in_cap reply bytes to in for an IN request.  Returns the
-	 * bytes moved (0 for no data stage), or -EPIPE to stall. */
-	int (*control)(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
+	/* A control request other than CLEAR_FEATURE(ENDPOINT_HALT), which
+	 * every model acknowledges on any endpoint (usb_model_control does);
+	 * out: wLength bytes for an OUT request.  Writes at most in_cap reply
+	 * bytes to in for an IN request.  Returns the bytes moved (0 for no
+	 * data stage), or -EPIPE to stall. */
+	int (*control)(struct usb_model *m, const struct usb_model_setup *s, const uint8_t *out,
 		       uint8_t *in, size_t in_cap);
 	/* Returns len, or -EPIPE to stall the endpoint. */
 	int (*bulk_out)(struct usb_model *m, uint8_t ep, const uint8_t *data, size_t len);

@@ -83,27 +83,15 @@ static void build_class_desc(struct class_model *cm)
 	memcpy(cm->class_desc, desc, sizeof(desc));
 }
 
-static int class_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
-			 uint8_t *in, size_t in_cap)
+static int class_control(struct usb_model *m, const struct usb_model_setup *s,
+			 const uint8_t *out, uint8_t *in, size_t in_cap)
 {
 	struct class_model *cm = model_of(m);
-	struct cursor c;
-	uint8_t type = 0, req = 0;
-	uint16_t value = 0, index = 0, length = 0;
+	uint8_t type = s->request_type, req = s->request;
+	uint16_t value = s->value, index = s->index, length = s->length;
 	size_t n;
 
 	(void)out;
-	cursor_init(&c, setup, 8);
-	cursor_u8(&c, &type);
-	cursor_u8(&c, &req);
-	cursor_le16(&c, &value);
-	cursor_le16(&c, &index);
-	cursor_le16(&c, &length);
-	if (!cursor_ok(&c))
-		return -EPIPE;
-	if (type == USB_RECIP_ENDPOINT && req == USB_REQ_CLEAR_FEATURE &&
-	    value == USB_FEATURE_ENDPOINT_HALT)
-		return 0;
 	if (type != (USB_DIR_IN | USB_TYPE_CLASS | USB_RECIP_INTERFACE) ||
 	    req != IRDA_CLASS_REQ_GET_DESC || value != 0 || index != 0)
 		return -EPIPE;

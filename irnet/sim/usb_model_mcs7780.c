@@ -67,29 +67,12 @@ static int vendor_request(struct mcs7780_model *mm, uint8_t type, uint8_t req, u
 	return -EPIPE;
 }
 
-static int mcs7780_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
-			   uint8_t *in, size_t in_cap)
+static int mcs7780_control(struct usb_model *m, const struct usb_model_setup *s,
+			   const uint8_t *out, uint8_t *in, size_t in_cap)
 {
-	struct mcs7780_model *mm = model_of(m);
-	struct cursor c;
-	uint8_t type = 0, req = 0;
-	uint16_t value = 0, index = 0, length = 0;
-
 	(void)out;
-	cursor_init(&c, setup, 8);
-	cursor_u8(&c, &type);
-	cursor_u8(&c, &req);
-	cursor_le16(&c, &value);
-	cursor_le16(&c, &index);
-	cursor_le16(&c, &length);
-	if (!cursor_ok(&c))
-		return -EPIPE;
-	/* CLEAR_FEATURE(HALT) is acknowledged on any endpoint, so Linux's
-	 * swapped clear-halts (digest 2.3) succeed too */
-	if (type == USB_RECIP_ENDPOINT && req == USB_REQ_CLEAR_FEATURE &&
-	    value == USB_FEATURE_ENDPOINT_HALT)
-		return 0;
-	return vendor_request(mm, type, req, value, index, length, in, in_cap);
+	return vendor_request(model_of(m), s->request_type, s->request, s->value, s->index,
+			      s->length, in, in_cap);
 }
 
 static bool mode_is_sir(const struct mcs7780_model *mm)

@@ -115,26 +115,14 @@ static void write_reg(struct stir_model *sm, unsigned reg, uint8_t value)
 			usb_model_ring_pop(&sm->base.from_host);
 }
 
-static int stir_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
-			uint8_t *in, size_t in_cap)
+static int stir_control(struct usb_model *m, const struct usb_model_setup *s,
+			const uint8_t *out, uint8_t *in, size_t in_cap)
 {
 	struct stir_model *sm = model_of(m);
-	struct cursor c;
-	uint8_t type = 0, req = 0;
-	uint16_t value = 0, index = 0, length = 0;
+	uint8_t type = s->request_type, req = s->request;
+	uint16_t value = s->value, index = s->index, length = s->length;
 
 	(void)out;
-	cursor_init(&c, setup, 8);
-	cursor_u8(&c, &type);
-	cursor_u8(&c, &req);
-	cursor_le16(&c, &value);
-	cursor_le16(&c, &index);
-	cursor_le16(&c, &length);
-	if (!cursor_ok(&c))
-		return -EPIPE;
-	if (type == USB_RECIP_ENDPOINT && req == USB_REQ_CLEAR_FEATURE &&
-	    value == USB_FEATURE_ENDPOINT_HALT)
-		return 0;
 	if (type == USB_TYPE_VENDOR && req == REQ_WRITE_SINGLE && length == 0 &&
 	    index < NREGS && value <= 0xFF) {
 		write_reg(sm, index, (uint8_t)value);

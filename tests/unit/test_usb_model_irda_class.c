@@ -196,10 +196,7 @@ static void unplug_gives_gone_and_closes(void **state)
 
 	(void)state;
 	bench_open_id(&b, GENERIC_VID, GENERIC_PID);
-	b.model->gone = true;
-	pump(&b);
-	assert_true(saw(&b, USB_EVENT_GONE));
-	bench_close(&b);
+	bench_unplug_and_close(&b);
 }
 
 int main(void)

@@ -208,7 +208,8 @@ static void refusals(void **state)
 
 /* The model against the STIr4200 core (written apart from it, from the
  * same digest) through the in-process host: the open the model sees, a
- * frame each way with the FIFO polled between them, and a speed change. */
+ * frame each way with the FIFO polled between them, a speed change, and
+ * an unplug. */
 static void against_the_core(void **state)
 {
 	static const struct usb_endpoints ep = {
@@ -260,7 +261,7 @@ static void against_the_core(void **state)
 	assert_true(saw(&b, USB_EVENT_SPEED));
 	assert_int_equal(usb_model_speed(b.model), 115200);
 	assert_int_equal(b.model->bad_transfers, 0);
-	bench_close(&b);
+	bench_unplug_and_close(&b);
 }
 
 int main(void)

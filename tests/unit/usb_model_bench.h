@@ -183,4 +183,14 @@ static void bench_close(struct bench *b)
 	usb_model_free(b->model);
 }
 
+/* An unplug of an open bench: the posted IN transfer fails with -ENODEV,
+ * the core says GONE, and it still closes cleanly. */
+static void bench_unplug_and_close(struct bench *b)
+{
+	b->model->gone = true;
+	pump(b);
+	assert_true(saw(b, USB_EVENT_GONE));
+	bench_close(b);
+}
+
 #endif
