@@ -14,7 +14,9 @@
 #     the link ends for b too, a's pty stays; plugged back (SIGUSR2): the
 #     node root:plugdev 0660 as 60-irnet-usb.rules makes it, irdad (now
 #     nobody, with the node's group kept) sees it arrive through libusb's
-#     hotplug, reopens it, and the call comes up again with data through it.
+#     hotplug, reopens it, and the call comes up again with data through it;
+#   - irdad started with no dongle (irusb-emu --unplugged) waits for it,
+#     its ptys up, and serves once it is plugged in.
 # The programs run with --no-seccomp: umockdev's preload forwards each
 # ioctl on the emulated node to irusb-emu over a socket, calls the
 # allow-list rightly refuses.
@@ -119,3 +121,26 @@ wait $pe; rc=$?
 grep -q "usb went away 1 times and came back 1 times" "$tmp/irdad-alpha.err" ||
 	fail "no summary of the unplug at exit"
 echo "ok: SIGTERM: irdad on USB exits 0"
+
+# irdad started before the dongle is plugged in: it says so, serves its
+# socket and ptys, and brings the call up once the dongle arrives
+rm -f "$tmp/ircomm-a"
+"$emu" --unplugged --port "$a" --node-group plugdev --node-mode 0660 -v -- "$irdad" -D usb \
+	--socket "$tmp/alpha2.sock" --lock-dir "$tmp/lock" --nickname alpha --log stderr --no-seccomp \
+	-c "$tmp/a.conf" -v >"$tmp/irdad-late.out" 2>"$tmp/irdad-late.err" &
+pe=$!
+lpid="$lpid $pe"
+wait_for "$tmp/irdad-late.err" 'serving usb'
+grep -q 'warning: irdad: usb: no such dongle present yet: waiting for it to be plugged in' \
+	"$tmp/irdad-late.err" || fail "irdad without its dongle did not say it waits"
+[ -L "$tmp/ircomm-a" ] || fail "irdad waiting for its dongle made no pty"
+echo "ok: started before its dongle: $(grep -m1 'no such dongle present yet' "$tmp/irdad-late.err")"
+kill -USR2 $pe
+wait_for "$tmp/irdad-late.err" 'warning: irdad: usb is back (/dev/bus/usb/001/002 in port 1-1)' 30
+"$PYTHON" "$top_srcdir/tests/irdad_ircomm_test.py" "$tmp/ircomm-a" "$tmp/ircomm-b" 16 \
+	>"$tmp/data3.out" 2>"$tmp/data3.err" || fail "data through IrCOMM once the dongle came"
+sed 's/^ok: /ok: the dongle plugged in after the start: /' "$tmp/data3.out"
+kill -TERM $pe
+wait $pe; rc=$?
+[ $rc -eq 0 ] || fail "irdad that waited for its dongle exited $rc on SIGTERM"
+echo "ok: SIGTERM: exit 0"

@@ -359,8 +359,8 @@ static int open_dongle(struct usb_line *l, char *err, size_t errlen)
 	return 0;
 }
 
-int usb_line_open(struct eloop *loop, const char *name, const struct logger *log,
-		  struct usb_line **out, char *err, size_t errlen)
+int usb_line_new(struct eloop *loop, const char *name, const struct logger *log,
+		 struct usb_line **out, char *err, size_t errlen)
 {
 	struct usb_name n;
 	struct usb_line *l;
@@ -383,13 +383,20 @@ int usb_line_open(struct eloop *loop, const char *name, const struct logger *log
 	}
 	l->framed = (struct station_frame_line){ .send = line_send, .set_speed = line_set_speed,
 						 .bind = line_bind, .ctx = l, .name = l->name };
-	r = open_dongle(l, err, errlen);
-	if (r < 0) {
-		line_free(l);
-		return r;
-	}
 	*out = l;
 	return 0;
+}
+
+int usb_line_open(struct eloop *loop, const char *name, const struct logger *log,
+		  struct usb_line **out, char *err, size_t errlen)
+{
+	int r = usb_line_new(loop, name, log, out, err, errlen);
+
+	if (r == 0 && (r = open_dongle(*out, err, errlen)) < 0) {
+		line_free(*out);
+		*out = NULL;
+	}
+	return r;
 }
 
 int usb_line_reopen(struct usb_line *l, char *err, size_t errlen)

@@ -61,6 +61,11 @@ bool usb_line_is_usb_name(const char *name);
  * -ETIMEDOUT (the init sequence never ended). */
 int usb_line_open(struct eloop *loop, const char *name, const struct logger *log,
 		  struct usb_line **out, char *err, size_t errlen);
+/* The line of name with no dongle open yet (usb_line_reopen opens one):
+ * for a daemon that waits for its dongle to be plugged in.  Its info is
+ * empty until then.  0, or -EINVAL (a bad name) or -ENOMEM, with err. */
+int usb_line_new(struct eloop *loop, const char *name, const struct logger *log,
+		 struct usb_line **out, char *err, size_t errlen);
 /* After the dongle went away (the station detached): closes what is
  * left of it; the line keeps its name and its libusb context. */
 void usb_line_release(struct usb_line *l);

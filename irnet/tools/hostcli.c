@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -213,6 +214,8 @@ static int give_lock(struct hostcli *h)
 /* The SIR rates: what a USB dongle is driven at until the stack frames
  * MIR and FIR (the high-speed issue). */
 #define USB_SIR_BAUD_BITS 0x003Fu
+/* The group 60-irnet-usb.rules gives the dongles' nodes. */
+#define USB_RULE_GROUP "plugdev"
 
 /* -D usb...: the dongle opened and at 9600, the station's QoS what its
  * chip does, the turnaround the chip's unless one was given. */
@@ -228,26 +231,38 @@ static int open_usb(struct hostcli *h, struct stack_config *cfg)
 			"transceiver\n", h->prog, h->dongle, h->device);
 		return HOSTCLI_EXIT_USAGE;
 	}
-	r = usb_line_open(h->loop, h->device, &h->log, &h->usb, err, sizeof(err));
+	r = usb_line_new(h->loop, h->device, &h->log, &h->usb, err, sizeof(err));
+	if (r == 0 && (r = usb_line_reopen(h->usb, err, sizeof(err))) == -ENODEV &&
+	    h->usb_may_wait) {
+		/* the daemon waits for it: the station starts without one */
+		h->usb_absent = true;
+		r = 0;
+	}
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", h->prog, err);
 		return r == -EINVAL || r == -ENODEV ? HOSTCLI_EXIT_USAGE : HOSTCLI_EXIT_JOB;
 	}
 	info = usb_line_info(h->usb);
 	cfg->framed = usb_line_framed(h->usb);
-	sc->lap.qos.baud &= (uint16_t)(info->baud_bits & USB_SIR_BAUD_BITS);
+	/* SIR at most until the high-speed framing; what the device cannot
+	 * do is cut when it is known (not for a dongle yet to come) */
+	sc->lap.qos.baud &= (uint16_t)(h->usb_absent ? USB_SIR_BAUD_BITS
+						      : info->baud_bits & USB_SIR_BAUD_BITS);
 	sc->lap.qos.baud |= 0x0002u; /* 9600 */
 	/* a device that takes fewer frames per window, or shorter ones,
 	 * than IrLAP's maxima says so (the Bridge class descriptor); one
 	 * frame of 64 bytes is always left */
-	sc->lap.qos.window &= (uint8_t)(info->window_bits | 0x01u);
-	sc->lap.qos.data_size &= (uint8_t)(info->data_size_bits | 0x01u);
+	if (!h->usb_absent) {
+		sc->lap.qos.window &= (uint8_t)(info->window_bits | 0x01u);
+		sc->lap.qos.data_size &= (uint8_t)(info->data_size_bits | 0x01u);
+	}
 	if (h->min_tat_us == STATION_MIN_TAT_DONGLE && info->min_tat_bits)
 		(void)station_config_set_min_tat(
 			sc, qos_min_tat_us_of_bit(qos_msb(info->min_tat_bits)));
 	hostcli_tat_text(station_config_min_tat_us(sc), said, sizeof(said));
 	snprintf(h->min_tat_said, sizeof(h->min_tat_said), "%s (%s)", said,
-		 h->min_tat_us == STATION_MIN_TAT_DONGLE ? info->family : h->min_tat_given_as);
+		 h->min_tat_us != STATION_MIN_TAT_DONGLE ? h->min_tat_given_as :
+		 info->family ? info->family : "the default: no dongle yet");
 	log_msg(&h->log, LOG_LEVEL_INFO, "%s: min turnaround %s", h->device, h->min_tat_said);
 	return 0;
 }
@@ -275,9 +290,17 @@ static int open_serial(struct hostcli *h, struct stack_config *cfg)
 static gid_t usb_node_group(struct hostcli *h)
 {
 	const struct usb_line_info *info = usb_line_info(h->usb);
+	const struct group *gr;
 	struct stat st;
 
-	if (geteuid() != 0 || stat(info->path, &st) < 0)
+	if (geteuid() != 0)
+		return 0;
+	if (h->usb_absent) {
+		/* no node yet: the group 60-irnet-usb.rules gives it */
+		gr = getgrnam(USB_RULE_GROUP);
+		return gr ? gr->gr_gid : 0;
+	}
+	if (stat(info->path, &st) < 0)
 		return 0;
 	if (st.st_gid == 0 || !(st.st_mode & S_IRGRP) || !(st.st_mode & S_IWGRP)) {
 		/* only a daemon reopens */

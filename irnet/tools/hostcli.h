@@ -82,6 +82,10 @@ struct hostcli {
 	/* A USB dongle instead of the port (-D usb...): cfg->framed is its
 	 * line.  port is NULL then. */
 	struct usb_line *usb;
+	/* Set by a daemon: a USB dongle not present at start is waited for
+	 * (usb_absent: the line has none open yet) instead of an error. */
+	bool usb_may_wait;
+	bool usb_absent;
 	struct eloop *loop;
 	FILE *pcap_file;
 	struct pcap_writer pcap;

@@ -508,6 +508,9 @@ static void configure_host(struct irdad *d)
 	h->user = cfg->user;
 	h->lock_dir = cfg->lock_dir;
 	h->seccomp = cfg->seccomp;
+	/* a daemon waits for a USB dongle not plugged in yet (--stdio: an
+	 * error, as for a missing port) */
+	h->usb_may_wait = !d->stdio;
 	/* hostcli_start sets the logger's level from verbose */
 	h->verbose = cfg->log_level >= LOG_LEVEL_DEBUG ? 2 : cfg->log_level >= LOG_LEVEL_INFO;
 	if (cfg->log == IRDAD_LOG_SYSLOG && d->syslog_fd >= 0) {
@@ -1025,6 +1028,32 @@ static void on_port_retry(struct eloop *loop, void *ctx)
 	on_port_watch(ctx);
 }
 
+/* The USB line stays, its dongle closed: an arrival (libusb hotplug)
+ * or, without hotplug, the retry timer opens one. */
+static void usb_wait_arrival(struct irdad *d)
+{
+	usb_line_release(d->h.usb);
+	d->usb_watching = usb_line_watch(d->h.usb, on_usb_arrival, d) == 0;
+	log_msg(&d->h.log, LOG_LEVEL_DEBUG, "%s: waiting for it %s", d->cfg.device,
+		d->usb_watching ? "to arrive (libusb hotplug)" : "(no hotplug: retrying)");
+	if (!d->usb_watching)
+		eloop_timer_arm_in(d->h.loop, &d->port_retry, d->retry_us);
+}
+
+/* irdad started before its USB dongle was plugged in: the services are
+ * up, the station has no line until the dongle comes. */
+static void usb_absent_at_start(struct irdad *d)
+{
+	d->port_gone = true;
+	reopen_reset(d);
+	if (d->ar)
+		api_requests_port_state(d->ar, true, d->cfg.device);
+	log_msg(&d->h.log, LOG_LEVEL_WARNING, "%s: no such dongle present yet: waiting for it "
+		"to be plugged in", d->cfg.device);
+	station_detach_port(stack_station(d->stk));
+	usb_wait_arrival(d);
+}
+
 /* From the loop, not inside the station's failure (which may come from
  * inside IrLAP): the link is ended for every service, the port closed
  * (its lock released), its path watched.  The ptys stay. */
@@ -1043,14 +1072,7 @@ static void on_port_lost(struct eloop *loop, void *ctx)
 	station_detach_port(stack_station(d->stk));
 	stack_sync(d->stk);
 	if (d->h.usb) {
-		/* the line stays, its dongle closed: an arrival (libusb
-		 * hotplug) or, without hotplug, the retry timer reopens it */
-		usb_line_release(d->h.usb);
-		d->usb_watching = usb_line_watch(d->h.usb, on_usb_arrival, d) == 0;
-		log_msg(&d->h.log, LOG_LEVEL_DEBUG, "%s: waiting for it %s", d->cfg.device,
-			d->usb_watching ? "to arrive (libusb hotplug)" : "(no hotplug: retrying)");
-		if (!d->usb_watching)
-			eloop_timer_arm_in(loop, &d->port_retry, d->retry_us);
+		usb_wait_arrival(d);
 		return;
 	}
 	port_close(d->h.port);
@@ -1313,6 +1335,8 @@ static int run(struct irdad *d)
 	if (rc)
 		return rc;
 	eloop_timer_init(&d->discovery, on_discovery_timer, d);
+	if (d->h.usb_absent)
+		usb_absent_at_start(d);
 	apply_runtime(d);
 	log_msg(&d->h.log, LOG_LEVEL_INFO, "serving %s on %s as \"%s\"%s%s", d->cfg.device,
 		d->stdio ? "standard input and output" : d->cfg.socket, d->cfg.nickname,

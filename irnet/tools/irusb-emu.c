@@ -91,6 +91,7 @@ struct emu {
 	struct port *port;
 	int port_fd;
 	bool verbose;
+	bool start_unplugged;	/* --unplugged: SIGUSR2 plugs it in */
 	int bus, address;
 	/* the node as udev leaves it: Debian's default (root, 0664), or the
 	 * group and mode a rule gives (--node-group, --node-mode) */
@@ -219,6 +220,7 @@ static void usage(FILE *f)
 	      "                  (SigmaTel STIr4200, 066f:4200), irda-class\n"
 	      "                  (a USB IrDA Bridge class device, as the ACTiSYS ACT-IR2000U,\n"
 	      "                  09c4:0011) or irda-class:VID:PID (a class device with that ID)\n"
+	      "  --unplugged     start with the dongle unplugged (SIGUSR2 plugs it in)\n"
 	      "  --bus N         USB bus number (1..127, default 1)\n"
 	      "  --address N     USB device address (1..127, default 2)\n"
 	      "  --node-group G  the group of the device node, as a udev rule gives it\n"
@@ -683,6 +685,8 @@ static int setup(struct emu *e)
 		return -1;
 	}
 	usb_umockdev_set_notify(e->usb, on_host_sent, e);
+	if (e->start_unplugged)
+		(void)usb_umockdev_unplug(e->usb);
 	if (eloop_add_reader(e->loop, e->port_fd, on_readable, e) < 0 ||
 	    eloop_add_reader(e->loop, e->wake_fd, on_wake, e) < 0) {
 		fprintf(stderr, "irusb-emu: event loop: %s\n", strerror(errno));
@@ -711,6 +715,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "port", required_argument, NULL, 'p' },
 		{ "model", required_argument, NULL, 'M' },
+		{ "unplugged", no_argument, NULL, 'U' },
 		{ "bus", required_argument, NULL, 'b' },
 		{ "address", required_argument, NULL, 'a' },
 		{ "node-group", required_argument, NULL, 'g' },
@@ -730,6 +735,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'p':
 			e.port_path = optarg;
+			break;
+		case 'U':
+			e.start_unplugged = true;
 			break;
 		case 'M':
 			if (!parse_model(optarg, &e.model)) {
@@ -784,7 +792,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		sigaddset(&block, signals[i]);
 	pthread_sigmask(SIG_BLOCK, &block, &was);
-	if (setup(&e) < 0 || set_node_access(&e) < 0)
+	if (setup(&e) < 0 || (!e.start_unplugged && set_node_access(&e) < 0))
 		goto out;
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		if (eloop_add_signal(e.loop, signals[i], on_signal, &e) < 0) {
