@@ -11,11 +11,15 @@
 #include <string.h>
 
 #include "irda_class.h"
+#include "kingsun.h"
 #include "mcs7780.h"
 
 static const struct usb_family *const registry[] = {
 	&mcs7780_family,
 	&irda_class_family,
+	&ks959_family,
+	&ksdazzle_family,
+	&kingsun_family,
 };
 
 #define N_FAMILIES (sizeof(registry) / sizeof(registry[0]))
