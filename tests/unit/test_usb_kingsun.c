@@ -383,6 +383,25 @@ static void ks959_refuses_fast_speeds(void **state)
 	assert_int_equal(usb_dongle_set_speed(d, 2400, 0), 0);
 	expect_speed(&r, d, "60 09 00 00 03 00 00 00");
 	assert_true(saw_event(&r, USB_EVENT_SPEED, 0));
+	/* no frame while a change is out; a stalled change fails the core */
+	assert_int_equal(usb_dongle_set_speed(d, 38400, 0), 0);
+	struct usb_tx_frame f = { .data = xid, .len = sizeof xid };
+	assert_int_equal(usb_dongle_send(d, &f, 0), -EBUSY);
+	const struct rec_xfer *t = take(&r);
+	expect_setup_bytes(t, "21 09 00 02 01 00 08 00");
+	assert_memory_equal(t->data, "\x00\x96\x00\x00\x03\x00\x00\x00", 8);
+	complete(d, KINGSUN_TAG_CTRL, USB_STATUS_STALL, NULL, 0, 0);
+	assert_true(saw_event(&r, USB_EVENT_FAILED, -EPIPE));
+	assert_false(usb_dongle_can_send(d));
+	assert_int_equal(usb_dongle_set_speed(d, 9600, 0), -ENOTCONN);
+	nothing_more(&r);
+	usb_dongle_free(d);
+
+	/* not open yet */
+	d = new_core(&r, 0x07d0, 0x4959);
+	assert_int_equal(usb_dongle_set_speed(d, 9600, 0), -ENOTCONN);
+	assert_int_equal(usb_dongle_send(d, &f, 0), -EBUSY);
+	nothing_more(&r);
 	usb_dongle_free(d);
 }
 
