@@ -11,6 +11,7 @@ irnet_usb_libirnet_usb_la_SOURCES = \
 	irnet/usb/mcs7780.c irnet/usb/mcs7780.h \
 	irnet/usb/stir4200.c irnet/usb/stir4200.h \
 	irnet/usb/irda_class.c irnet/usb/irda_class.h \
+	irnet/usb/kingsun.c irnet/usb/kingsun.h \
 	irnet/usb/usb_name.c irnet/usb/usb_name.h
 irnet_libirnet_la_LIBADD += irnet/usb/libirnet_usb.la
 
@@ -63,3 +64,15 @@ tests_unit_test_usb_name_SOURCES = tests/unit/test_usb_name.c
 tests_unit_test_usb_name_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_unit_test_usb_name_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_name_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_usb_kingsun
+tests_unit_test_usb_kingsun_SOURCES = tests/unit/test_usb_kingsun.c tests/unit/usb_rec.h
+tests_unit_test_usb_kingsun_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_kingsun_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_kingsun_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+FUZZERS += tests/fuzz/fuzz_usb_kingsun
+tests_fuzz_fuzz_usb_kingsun_SOURCES = tests/fuzz/fuzz_usb_kingsun.c
+tests_fuzz_fuzz_usb_kingsun_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_fuzz_fuzz_usb_kingsun_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
+tests_fuzz_fuzz_usb_kingsun_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "irda_class.h"
+#include "kingsun.h"
 #include "mcs7780.h"
 #include "stir4200.h"
 
@@ -18,6 +19,9 @@ static const struct usb_family *const registry[] = {
 	&mcs7780_family,
 	&stir4200_family,
 	&irda_class_family,
+	&ks959_family,
+	&ksdazzle_family,
+	&kingsun_family,
 };
 
 #define N_FAMILIES (sizeof(registry) / sizeof(registry[0]))
