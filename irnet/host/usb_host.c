@@ -687,10 +687,22 @@ static void scan_interface(const struct libusb_interface_descriptor *alt, struct
 			ep->out_max_packet = ed->wMaxPacketSize;
 		} else if (type == LIBUSB_TRANSFER_TYPE_INTERRUPT && in && !ep->intr_in) {
 			ep->intr_in = ed->bEndpointAddress;
+			if (!ep->bulk_in)
+				ep->in_max_packet = ed->wMaxPacketSize;
 		} else if (type == LIBUSB_TRANSFER_TYPE_INTERRUPT && !in && !ep->intr_out) {
 			ep->intr_out = ed->bEndpointAddress;
+			if (!ep->bulk_out)
+				ep->out_max_packet = ed->wMaxPacketSize;
 		}
 	}
+}
+
+static void take_interface(struct usb_host_dev *d, const struct libusb_interface_descriptor *alt,
+			   uint8_t *cls, uint8_t *subcls)
+{
+	d->iface = alt->bInterfaceNumber;
+	*cls = alt->bInterfaceClass;
+	*subcls = alt->bInterfaceSubClass;
 }
 
 static int find_endpoints(struct usb_host_dev *d, uint8_t *cls, uint8_t *subcls)
@@ -701,6 +713,8 @@ static int find_endpoints(struct usb_host_dev *d, uint8_t *cls, uint8_t *subcls)
 	if (r < 0)
 		return errno_of(r);
 	r = -ENOENT;
+	/* the first interface with bulk or interrupt endpoints (the KingSun
+	 * and Dazzle have interrupt ones only) */
 	for (int i = 0; i < cfg->bNumInterfaces && r < 0; i++) {
 		const struct libusb_interface_descriptor *alt;
 
@@ -709,12 +723,17 @@ static int find_endpoints(struct usb_host_dev *d, uint8_t *cls, uint8_t *subcls)
 		alt = &cfg->interface[i].altsetting[0];
 		memset(&d->ep, 0, sizeof(d->ep));
 		scan_interface(alt, &d->ep);
-		if (d->ep.bulk_in || d->ep.bulk_out) {
-			d->iface = alt->bInterfaceNumber;
-			*cls = alt->bInterfaceClass;
-			*subcls = alt->bInterfaceSubClass;
+		if (d->ep.bulk_in || d->ep.bulk_out || d->ep.intr_in || d->ep.intr_out) {
+			take_interface(d, alt, cls, subcls);
 			r = 0;
 		}
+	}
+	/* else the first interface: a family that moves everything on the
+	 * control pipe (the KS-959) checks that it needs nothing more */
+	if (r < 0 && cfg->bNumInterfaces >= 1 && cfg->interface[0].num_altsetting >= 1) {
+		memset(&d->ep, 0, sizeof(d->ep));
+		take_interface(d, &cfg->interface[0].altsetting[0], cls, subcls);
+		r = 0;
 	}
 	libusb_free_config_descriptor(cfg);
 	return r;

@@ -97,7 +97,7 @@ int usb_host_watch_arrivals(struct usb_host_ctx *c, void (*arrived)(void *ctx), 
 
 /* Opens, claims and creates the core, then starts its open sequence
  * (OPENED when done).  Returns 0 or -errno (-ENODEV: no such device,
- * -ENOTSUP: no family drives it, -ENOENT: no bulk endpoints, -EACCES,
+ * -ENOTSUP: no family drives it, -ENOENT: no interface, -EACCES,
  * -EBUSY: another program has it). */
 int usb_host_open(struct usb_host_ctx *c, const struct usb_host_open_args *a,
 		  struct usb_host_dev **out);
