@@ -7,12 +7,14 @@
 #     (the class descriptor, 1-byte headers, the speed bug and NO_WINDOW
 #     quirks of that ID);
 #   - stir4200: a SigmaTel STIr4200 (registers, 55 AA framing, the TX FIFO
-#     the host polls, the raw receive stream).
+#     the host polls, the raw receive stream);
+#   - ksdazzle: a KingSun Dazzle (8-byte interrupt packets both ways, the
+#     speed by a class request).
 # For each:
 #   - irdad --list-devices lists it with its family;
 #   - irdiscover --listen on it is found and linked to by a serial
 #     station at 115200, with the window the device allows (one frame for
-#     the ACTiSYS ID, seven for the STIr4200);
+#     the ACTiSYS ID, seven for the others);
 #   - irdad on it announces the device's turnaround, negotiates 115200
 #     with a serial irdad (the chip's speed change is what the emulated
 #     transceiver follows) and calls its [ircomm] endpoint: 16 KiB each
@@ -89,4 +91,5 @@ while read -r model id family chip window tat; do
 done <<'MODELS'
 irda-class 09c4:0011 irda-class USB_IrDA_Bridge_class 1 1_ms
 stir4200 066f:4200 stir4200 SigmaTel_STIr4200 7 1_ms
+ksdazzle 07d0:4100 ksdazzle KingSun_Dazzle 7 1_ms
 MODELS

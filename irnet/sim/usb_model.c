@@ -40,6 +40,42 @@ struct sir_decoder *usb_model_sir_decoder_new(struct usb_model *m)
 #define CLEAR_FEATURE 0x01u
 #define ENDPOINT_HALT 0x0000u
 
+/* The next frame for the host, wrapped as it was heard, into s. */
+static bool stream_next_frame(struct usb_model *m, struct usb_model_stream *s)
+{
+	size_t len = 0;
+	const uint8_t *frame = usb_model_ring_peek(&m->to_host, &len);
+	struct wcursor w;
+	int n;
+
+	if (!frame)
+		return false;
+	wcursor_init(&w, s->bytes, sizeof(s->bytes));
+	n = sir_encode(&w, frame, len, 0);
+	usb_model_ring_pop(&m->to_host);
+	if (n < 0) {
+		m->bad_transfers++;
+		return false;
+	}
+	s->len = (size_t)n;
+	s->off = 0;
+	return true;
+}
+
+int usb_model_stream_read(struct usb_model *m, struct usb_model_stream *s, uint8_t *buf,
+			  size_t cap)
+{
+	size_t n;
+
+	if (s->off == s->len && !stream_next_frame(m, s))
+		return -EAGAIN;
+	n = s->len - s->off;
+	n = n < cap ? n : cap;
+	memcpy(buf, s->bytes + s->off, n);
+	s->off += n;
+	return (int)n;
+}
+
 int usb_model_control(struct usb_model *m, const uint8_t setup[8], const uint8_t *out,
 		      uint8_t *in, size_t in_cap)
 {

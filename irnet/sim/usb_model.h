@@ -85,6 +85,20 @@ struct usb_model {
 	uint64_t bad_transfers;
 };
 
+/* The raw receive stream of a chip that hands the host what it heard
+ * as it was on the air: each frame for the host SIR-wrapped (BOF,
+ * escaped frame and FCS, EOF), read in pieces of any size. */
+struct usb_model_stream {
+	uint8_t bytes[2 * USB_MODEL_FRAME_MAX + 8];
+	size_t len, off;
+};
+
+/* Up to cap bytes of m's stream into buf: the rest of the frame being
+ * handed up, or the next frame of m->to_host.  Returns the count, or
+ * -EAGAIN when there is nothing to hear. */
+int usb_model_stream_read(struct usb_model *m, struct usb_model_stream *s, uint8_t *buf,
+			  size_t cap);
+
 /* Fills in the generic part of a zeroed model. */
 void usb_model_init(struct usb_model *m, const struct usb_model_ops *ops, const char *name,
 		    const uint8_t *descriptors, size_t descriptors_len);
@@ -144,6 +158,16 @@ uint8_t usb_model_stir4200_reg(const struct usb_model *m, unsigned reg);
  * fresh start of that log. */
 const struct usb_model_reg_write *usb_model_stir4200_writes(const struct usb_model *m, size_t *n);
 void usb_model_stir4200_forget_writes(struct usb_model *m);
+
+/* --- KingSun Dazzle ---------------------------------------------------------- */
+
+#define USB_MODEL_KSDAZZLE_EP_IN 0x81u
+#define USB_MODEL_KSDAZZLE_EP_OUT 0x02u
+
+/* 07d0:4100 at 9600; its speed follows the host's speed requests. */
+struct usb_model *usb_model_ksdazzle_new(void);
+/* Speed requests taken. */
+uint64_t usb_model_ksdazzle_speed_requests(const struct usb_model *m);
 
 /* --- USB IrDA Bridge class ------------------------------------------------- */
 

@@ -51,9 +51,7 @@ struct stir_model {
 	struct usb_model_reg_write writes[USB_MODEL_STIR4200_LOG];
 	size_t n_writes;
 	struct sir_decoder *sir;
-	/* the wrapped frame being handed up, and how much of it went */
-	uint8_t rx[2 * USB_MODEL_FRAME_MAX + 8];
-	size_t rx_len, rx_off;
+	struct usb_model_stream rx;	/* what the chip heard, for the host */
 };
 
 /* 066f:4200, one vendor interface with bulk OUT 0x01 and bulk IN 0x82
@@ -189,43 +187,11 @@ static int stir_bulk_out(struct usb_model *m, uint8_t ep, const uint8_t *data, s
 	return (int)len;
 }
 
-/* The next frame for the host, wrapped as it was heard (BOF, escaped
- * frame and FCS, EOF), into sm->rx. */
-static bool next_rx_frame(struct stir_model *sm)
-{
-	size_t len = 0;
-	const uint8_t *frame = usb_model_ring_peek(&sm->base.to_host, &len);
-	struct wcursor w;
-	int n;
-
-	if (!frame)
-		return false;
-	wcursor_init(&w, sm->rx, sizeof(sm->rx));
-	n = sir_encode(&w, frame, len, 0);
-	usb_model_ring_pop(&sm->base.to_host);
-	if (n < 0) {
-		sm->base.bad_transfers++;
-		return false;
-	}
-	sm->rx_len = (size_t)n;
-	sm->rx_off = 0;
-	return true;
-}
-
 static int stir_bulk_in(struct usb_model *m, uint8_t ep, uint8_t *buf, size_t cap)
 {
-	struct stir_model *sm = model_of(m);
-	size_t n;
-
 	if (ep != USB_MODEL_STIR4200_EP_IN)
 		return -EPIPE;
-	if (sm->rx_off == sm->rx_len && !next_rx_frame(sm))
-		return -EAGAIN;
-	n = sm->rx_len - sm->rx_off;
-	n = n < cap ? n : cap;
-	memcpy(buf, sm->rx + sm->rx_off, n);
-	sm->rx_off += n;
-	return (int)n;
+	return usb_model_stream_read(m, &model_of(m)->rx, buf, cap);
 }
 
 static void stir_destroy(struct usb_model *m)

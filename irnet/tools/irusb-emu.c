@@ -78,7 +78,7 @@ struct host_frame {
 
 /* Which device model plays the dongle (--model). */
 struct model_choice {
-	bool stir4200;
+	bool stir4200, ksdazzle;
 	bool irda_class;	/* else the MCS7780 */
 	uint16_t vid, pid;	/* the class device's ID */
 	bool speed_bug;		/* its ID has the class core's SPEED_BUG quirk */
@@ -155,6 +155,8 @@ static struct usb_model *new_model(const struct model_choice *mc)
 {
 	if (mc->stir4200)
 		return usb_model_stir4200_new();
+	if (mc->ksdazzle)
+		return usb_model_ksdazzle_new();
 	return mc->irda_class ? usb_model_irda_class_new(mc->vid, mc->pid, mc->speed_bug)
 			      : usb_model_mcs7780_new();
 }
@@ -178,8 +180,8 @@ static bool parse_hex16(const char *s, size_t len, uint16_t *out)
 	return true;
 }
 
-/* mcs7780, stir4200, irda-class or irda-class:VID:PID (four hex digits
- * each). */
+/* mcs7780, stir4200, ksdazzle, irda-class or irda-class:VID:PID (four
+ * hex digits each). */
 static bool parse_model(const char *s, struct model_choice *out)
 {
 	static const char class_prefix[] = "irda-class:";
@@ -189,8 +191,9 @@ static bool parse_model(const char *s, struct model_choice *out)
 	*out = (struct model_choice){ .vid = 0x09c4, .pid = 0x0011 };
 	if (strcmp(s, "mcs7780") == 0)
 		return true;
-	if (strcmp(s, "stir4200") == 0) {
-		out->stir4200 = true;
+	if (strcmp(s, "stir4200") == 0 || strcmp(s, "ksdazzle") == 0) {
+		out->stir4200 = s[0] == 's';
+		out->ksdazzle = s[0] == 'k';
 		return true;
 	}
 	if (strcmp(s, "irda-class") != 0) {
@@ -217,7 +220,8 @@ static void usage(FILE *f)
 	      "Exits with COMMAND's status (128+N if signal N ended it).\n"
 	      "  --port PTY      the serial port the dongle's frames go out on and come in from\n"
 	      "  --model M       mcs7780 (MosChip MCS7780, 9710:7780; the default), stir4200\n"
-	      "                  (SigmaTel STIr4200, 066f:4200), irda-class\n"
+	      "                  (SigmaTel STIr4200, 066f:4200), ksdazzle (KingSun Dazzle,\n"
+	      "                  07d0:4100), irda-class\n"
 	      "                  (a USB IrDA Bridge class device, as the ACTiSYS ACT-IR2000U,\n"
 	      "                  09c4:0011) or irda-class:VID:PID (a class device with that ID)\n"
 	      "  --unplugged     start with the dongle unplugged (SIGUSR2 plugs it in)\n"
@@ -741,8 +745,9 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			if (!parse_model(optarg, &e.model)) {
-				fprintf(stderr, "irusb-emu: --model %s: not mcs7780, stir4200, irda-class "
-						"or irda-class:VID:PID (four hex digits each)\n",
+				fprintf(stderr, "irusb-emu: --model %s: not mcs7780, stir4200, ksdazzle, "
+						"irda-class or irda-class:VID:PID (four hex digits "
+						"each)\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -808,7 +813,8 @@ int main(int argc, char **argv)
 		snprintf(chip, sizeof(chip), "Bridge class device %04x:%04x%s", e.model.vid,
 			 e.model.pid, e.model.speed_bug ? " (speed bug)" : "");
 	else
-		snprintf(chip, sizeof(chip), "%s", e.model.stir4200 ? "STIr4200" : "MCS7780");
+		snprintf(chip, sizeof(chip), "%s",
+			 e.model.stir4200 ? "STIr4200" : e.model.ksdazzle ? "KingSun Dazzle" : "MCS7780");
 	say(&e, "%s at %s (port %d-1), air on %s; running %s (pid %d)", chip,
 	    usb_umockdev_devnode(e.usb), e.bus, e.port_path, argv[optind], (int)e.child);
 	while (!e.child_done)
