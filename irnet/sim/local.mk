@@ -82,7 +82,7 @@ noinst_LTLIBRARIES += irnet/sim/libirnet_usbmodel.la
 irnet_sim_libirnet_usbmodel_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
 irnet_sim_libirnet_usbmodel_la_SOURCES = irnet/sim/usb_model_mcs7780.c \
 	irnet/sim/usb_model_irda_class.c irnet/sim/usb_model_stir4200.c \
-	irnet/sim/usb_model_ksdazzle.c
+	irnet/sim/usb_model_ksdazzle.c irnet/sim/usb_model_kingsun.c
 irnet_libirnet_la_LIBADD += irnet/sim/libirnet_usbmodel.la
 
 UNIT_TESTS += tests/unit/test_usb_model_mcs7780
@@ -111,6 +111,12 @@ tests_unit_test_usb_model_ksdazzle_SOURCES = tests/unit/test_usb_model_ksdazzle.
 tests_unit_test_usb_model_ksdazzle_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_unit_test_usb_model_ksdazzle_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_model_ksdazzle_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_usb_model_kingsun
+tests_unit_test_usb_model_kingsun_SOURCES = tests/unit/test_usb_model_kingsun.c
+tests_unit_test_usb_model_kingsun_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_model_kingsun_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_model_kingsun_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
 # The model behind umockdev's usbfs emulation (usb_umockdev.h), for the
 # host adapter's test and irusb-emu; its own library, so that umockdev's

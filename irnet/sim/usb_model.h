@@ -169,6 +169,17 @@ struct usb_model *usb_model_ksdazzle_new(void);
 /* Speed requests taken. */
 uint64_t usb_model_ksdazzle_speed_requests(const struct usb_model *m);
 
+/* --- KingSun/DonShine ---------------------------------------------------------- */
+
+#define USB_MODEL_KINGSUN_EP_IN 0x81u
+#define USB_MODEL_KINGSUN_EP_OUT 0x02u
+
+/* 07c0:4200, 9600 only; each 8-byte report is read twice (the dongle's
+ * stale buffer) before it waits for more. */
+struct usb_model *usb_model_kingsun_new(void);
+/* Reports read a second time. */
+uint64_t usb_model_kingsun_repeats(const struct usb_model *m);
+
 /* --- USB IrDA Bridge class ------------------------------------------------- */
 
 #define USB_MODEL_IRDA_CLASS_EP_IN 0x81u
