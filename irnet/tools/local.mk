@@ -73,7 +73,7 @@ TESTS += tests/usb-emu.sh tests/irdad-usb.sh tests/irdad-usb-models.sh tests/usb
 EXTRA_DIST += tests/usb-emu.sh tests/irdad-usb.sh tests/irdad-usb-models.sh tests/usb-families.tap
 # In the sanitizer build too: irusb-emu, the probe and the stations under
 # ASan+UBSan (irusb-emu turns the preload's link-order check off).
-SANITIZER_TESTS += tests/usb-emu.sh
+SANITIZER_TESTS += tests/usb-emu.sh tests/usb-families.tap
 
 # irdad: the daemon of one port (docs/irdad-api.md).
 sbin_PROGRAMS += irnet/tools/irdad
