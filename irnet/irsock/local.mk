@@ -11,6 +11,7 @@ irnet_irsock_libirsock_la_SOURCES = irnet/irsock/irsock.c irnet/irsock/irsock_ab
 	irnet/irsock/irsock_conv.c irnet/irsock/irsock_conv.h \
 	irnet/api/irnet_client.c irnet/api/irnet_client.h \
 	irnet/api/irdad_msg.c irnet/api/irdad_msg.h irnet/api/fdpass.c irnet/api/fdpass.h \
+	irnet/api/port_name.c irnet/api/port_name.h \
 	common/cursor.c common/cursor.h common/log.c common/log.h \
 	common/array.c common/array.h
 irnet_irsock_libirsock_la_CPPFLAGS = -include $(top_builddir)/config.h \
