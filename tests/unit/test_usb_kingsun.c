@@ -52,23 +52,6 @@ static struct usb_dongle *new_core(struct rec *r, uint16_t vid, uint16_t pid)
 
 /* --- helpers -------------------------------------------------------------------- */
 
-static size_t parse_hex(const char *hex, uint8_t *out, size_t cap)
-{
-	size_t n = 0;
-
-	while (*hex) {
-		if (*hex == ' ') {
-			hex++;
-			continue;
-		}
-		unsigned v;
-		assert_int_equal(sscanf(hex, "%2x", &v), 1);
-		assert_true(n < cap);
-		out[n++] = (uint8_t)v;
-		hex += 2;
-	}
-	return n;
-}
 
 static const struct rec_xfer *take(struct rec *r)
 {
@@ -92,7 +75,7 @@ static void expect_setup_bytes(const struct rec_xfer *t, const char *setup_hex)
 {
 	uint8_t want[8], got[8];
 
-	assert_int_equal(parse_hex(setup_hex, want, sizeof want), 8);
+	assert_int_equal(rec_parse_hex(setup_hex, want, sizeof want), 8);
 	assert_int_equal(t->x.type, USB_XFER_CONTROL);
 	usb_setup_pack(&t->x.setup, got);
 	if (memcmp(want, got, 8) != 0)
@@ -109,7 +92,7 @@ static void expect_speed(struct rec *r, struct usb_dongle *d, const char *record
 
 	expect_setup_bytes(t, "21 09 00 02 01 00 08 00");
 	assert_int_equal(t->x.tag, KINGSUN_TAG_CTRL);
-	assert_int_equal(parse_hex(record_hex, want, sizeof want), 8);
+	assert_int_equal(rec_parse_hex(record_hex, want, sizeof want), 8);
 	assert_int_equal(t->x.length, 8);
 	assert_non_null(t->x.data);
 	assert_memory_equal(t->data, want, 8);
@@ -293,7 +276,7 @@ static void ks959_sends_the_digest_fragment(void **state)
 	struct usb_dongle *d = open_ks959(&r);
 	struct usb_tx_frame f = { .data = xid, .len = sizeof xid, .xbofs = 10 };
 	uint8_t wrapped[64], want[48] = { 0 };
-	size_t n = parse_hex(xid_wrapped, wrapped, sizeof wrapped);
+	size_t n = rec_parse_hex(xid_wrapped, wrapped, sizeof wrapped);
 
 	assert_int_equal(n, 28);
 	for (size_t i = 0; i < n; i++)
@@ -458,7 +441,7 @@ static void ks959_receives_across_polls(void **state)
 	struct rec r;
 	struct usb_dongle *d = open_ks959(&r);
 	uint8_t one[28], clear[280], wire[300];
-	assert_int_equal(parse_hex(xid_wrapped, one, sizeof one), 28);
+	assert_int_equal(rec_parse_hex(xid_wrapped, one, sizeof one), 28);
 	for (size_t i = 0; i < 10; i++)
 		memcpy(clear + 28 * i, one, 28);
 	uint8_t k = 0;
@@ -566,7 +549,7 @@ static void ks959_close_and_reopen(void **state)
 	expect_speed(&r, d, rec_9600);
 	expect_ks959_poll(&r);
 	uint8_t one[28];
-	parse_hex(xid_wrapped, one, sizeof one);
+	rec_parse_hex(xid_wrapped, one, sizeof one);
 	uint8_t w2[40];
 	k = 0;
 	n = obfuscate(&k, one, 28, w2);
@@ -582,7 +565,7 @@ static void expect_dazzle_packet(struct rec *r, struct usb_dongle *d, const char
 	uint8_t want[8];
 	const struct rec_xfer *t = take(r);
 
-	assert_int_equal(parse_hex(hex, want, sizeof want), 8);
+	assert_int_equal(rec_parse_hex(hex, want, sizeof want), 8);
 	assert_int_equal(t->x.type, USB_XFER_INTERRUPT);
 	assert_int_equal(t->x.tag, KINGSUN_TAG_TX);
 	assert_int_equal(t->x.endpoint, INTR_OUT);
@@ -662,7 +645,7 @@ static void dazzle_receives(void **state)
 	struct rec r;
 	struct usb_dongle *d = open_dazzle(&r);
 	uint8_t one[28];
-	parse_hex(xid_wrapped, one, sizeof one);
+	rec_parse_hex(xid_wrapped, one, sizeof one);
 
 	for (size_t off = 0; off < 28; off += 8) {
 		size_t n = 28 - off < 8 ? 28 - off : 8;
@@ -690,7 +673,7 @@ static void dazzle_receives(void **state)
 static int report(const char *hex, size_t max_packet, uint8_t *payload)
 {
 	uint8_t b[16];
-	size_t n = parse_hex(hex, b, sizeof b);
+	size_t n = rec_parse_hex(hex, b, sizeof b);
 	uint8_t *copy = malloc(n ? n : 1);	/* exactly n bytes: ASan sees overreads */
 	assert_non_null(copy);
 	memcpy(copy, b, n);
@@ -730,7 +713,7 @@ static void kingsun_sends_whole_frames(void **state)
 	struct usb_dongle *d = open_kingsun(&r);
 	struct usb_tx_frame f = { .data = xid, .len = sizeof xid, .xbofs = 10 };
 	uint8_t want[28];
-	parse_hex(xid_wrapped, want, sizeof want);
+	rec_parse_hex(xid_wrapped, want, sizeof want);
 
 	assert_int_equal(usb_dongle_send(d, &f, 0), 0);
 	const struct rec_xfer *t = take(&r);
@@ -804,7 +787,7 @@ static void kingsun_speed(void **state)
 static void kingsun_feed(struct rec *r, struct usb_dongle *d, const char *hex)
 {
 	uint8_t b[8];
-	size_t n = parse_hex(hex, b, sizeof b);
+	size_t n = rec_parse_hex(hex, b, sizeof b);
 
 	complete(d, KINGSUN_TAG_RX, USB_STATUS_OK, b, n, 500);
 	expect_interrupt_in(r, 8);
