@@ -22,14 +22,7 @@
 # --no-seccomp as in irdad-usb.sh: umockdev's preload forwards the node's
 # ioctls over a socket.
 . "${top_srcdir:-.}/tests/lib.sh"
-. "${top_srcdir:-.}/tests/station-lib.sh"
-emu="$abs_top_builddir/irnet/tools/irusb-emu"
-irdad="$abs_top_builddir/irnet/tools/irdad"
-[ -x "$emu" ] || skip "irusb-emu not built (configure found no umockdev)"
-command -v umockdev-wrapper >/dev/null || skip "umockdev not installed"
-
-start_wire
-mkdir "$tmp/lock" && chmod 1777 "$tmp/lock"
+. "${top_srcdir:-.}/tests/usb-emu-lib.sh"
 printf '[ircomm phone]\nrole listen\npty %s\n' "$tmp/ircomm-b" >"$tmp/b.conf"
 start_irdad beta "$b" -c "$tmp/b.conf" -v
 pb=$irdad_pid

@@ -21,14 +21,7 @@
 # ioctl on the emulated node to irusb-emu over a socket, calls the
 # allow-list rightly refuses.
 . "${top_srcdir:-.}/tests/lib.sh"
-. "${top_srcdir:-.}/tests/station-lib.sh"
-emu="$abs_top_builddir/irnet/tools/irusb-emu"
-irdad="$abs_top_builddir/irnet/tools/irdad"
-[ -x "$emu" ] || skip "irusb-emu not built (configure found no umockdev)"
-command -v umockdev-wrapper >/dev/null || skip "umockdev not installed"
-
-start_wire
-mkdir "$tmp/lock" && chmod 1777 "$tmp/lock"
+. "${top_srcdir:-.}/tests/usb-emu-lib.sh"
 
 # the listing
 "$emu" --port "$a" -- "$irdad" --list-devices >"$tmp/list.out" 2>"$tmp/list.err" ||

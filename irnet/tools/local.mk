@@ -14,7 +14,7 @@ irnet_tools_irdiscover_LDADD = irnet/tools/libhostcli.la irnet/libirnet.la $(JSO
 dist_man_MANS += man/irdiscover.1
 TESTS += tests/irdiscover-irwire.sh tests/hostcli-usage.sh
 TESTS += tests/station-speed-switch.sh
-EXTRA_DIST += tests/station-lib.sh
+EXTRA_DIST += tests/station-lib.sh tests/usb-emu-lib.sh
 
 bin_PROGRAMS += irnet/tools/irspray
 irnet_tools_irspray_SOURCES = irnet/tools/irspray.c irnet/tools/spray_xfer.c \
