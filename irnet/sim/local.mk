@@ -82,7 +82,8 @@ noinst_LTLIBRARIES += irnet/sim/libirnet_usbmodel.la
 irnet_sim_libirnet_usbmodel_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/irnet/usb
 irnet_sim_libirnet_usbmodel_la_SOURCES = irnet/sim/usb_model_mcs7780.c \
 	irnet/sim/usb_model_irda_class.c irnet/sim/usb_model_stir4200.c \
-	irnet/sim/usb_model_ksdazzle.c irnet/sim/usb_model_kingsun.c
+	irnet/sim/usb_model_ksdazzle.c irnet/sim/usb_model_kingsun.c \
+	irnet/sim/usb_model_ks959.c
 irnet_libirnet_la_LIBADD += irnet/sim/libirnet_usbmodel.la
 
 UNIT_TESTS += tests/unit/test_usb_model_mcs7780
@@ -105,6 +106,13 @@ tests_unit_test_usb_model_stir4200_SOURCES = tests/unit/test_usb_model_stir4200.
 tests_unit_test_usb_model_stir4200_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_unit_test_usb_model_stir4200_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_usb_model_stir4200_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_usb_model_ks959
+tests_unit_test_usb_model_ks959_SOURCES = tests/unit/test_usb_model_ks959.c \
+	tests/unit/usb_model_bench.h
+tests_unit_test_usb_model_ks959_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_model_ks959_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_model_ks959_LDADD = irnet/libirnet.la $(UNIT_LIBS)
 
 UNIT_TESTS += tests/unit/test_usb_model_ksdazzle
 tests_unit_test_usb_model_ksdazzle_SOURCES = tests/unit/test_usb_model_ksdazzle.c

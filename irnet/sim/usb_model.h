@@ -12,7 +12,7 @@
  * decoded from the chip's bulk framing, frames to deliver to the host,
  * and the speed the host set the chip to.  The MCS7780 model is in
  * usb_model_mcs7780.c, the USB IrDA Bridge class device in
- * usb_model_irda_class.c.
+ * usb_model_irda_class.c, the KS-959 in usb_model_ks959.c.
  *
  * Does not own: any transport (ioctls, libusb, file descriptors), clocks
  * or threads.  No global state.  Parsing of what the host sends goes
@@ -40,7 +40,9 @@ struct usb_model_ops {
 	 * every model acknowledges on any endpoint (usb_model_control does);
 	 * out: wLength bytes for an OUT request.  Writes at most in_cap reply
 	 * bytes to in for an IN request.  Returns the bytes moved (0 for no
-	 * data stage), or -EPIPE to stall. */
+	 * data stage), -EAGAIN for an IN request with nothing yet (it stays
+	 * pending, as a bulk IN does: the KS-959's receive poll), or -EPIPE
+	 * to stall. */
 	int (*control)(struct usb_model *m, const struct usb_model_setup *s, const uint8_t *out,
 		       uint8_t *in, size_t in_cap);
 	/* Returns len, or -EPIPE to stall the endpoint. */
@@ -179,6 +181,21 @@ uint64_t usb_model_ksdazzle_speed_requests(const struct usb_model *m);
 struct usb_model *usb_model_kingsun_new(void);
 /* Reports read a second time. */
 uint64_t usb_model_kingsun_repeats(const struct usb_model *m);
+
+/* --- KingSun KS-959 ------------------------------------------------------------ */
+
+#define USB_MODEL_KS959_EP_IN 0x81u	/* a dummy: never answers */
+
+/* 07d0:4959 at 9600, everything on the control pipe; its speed follows
+ * the host's speed requests. */
+struct usb_model *usb_model_ks959_new(void);
+/* The send mask for a fragment of len clear bytes, and its padded
+ * payload length (digest 2.5). */
+uint8_t usb_model_ks959_mask(size_t len);
+size_t usb_model_ks959_padded(size_t len);
+/* Speed requests taken, and filler bytes sent (one where k wraps). */
+uint64_t usb_model_ks959_speed_requests(const struct usb_model *m);
+uint64_t usb_model_ks959_fillers(const struct usb_model *m);
 
 /* --- USB IrDA Bridge class ------------------------------------------------- */
 

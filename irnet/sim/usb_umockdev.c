@@ -86,8 +86,9 @@ static void slot_finish(struct urb_slot *s, int status, int actual)
 	s->done = true;
 }
 
-/* A control URB: 8 setup bytes, then wLength bytes of data. */
-static void run_control(struct usb_umockdev *u, struct urb_slot *s)
+/* A control URB: 8 setup bytes, then wLength bytes of data.  Returns
+ * whether it finished (an IN the model has nothing for yet stays). */
+static bool run_control(struct usb_umockdev *u, struct urb_slot *s)
 {
 	uint8_t *b = s->buf ? s->buf->data : NULL;
 	size_t len = s->buf ? (size_t)s->buf->data_len : 0;
@@ -97,17 +98,20 @@ static void run_control(struct usb_umockdev *u, struct urb_slot *s)
 
 	if (len < SETUP_LEN) {
 		slot_finish(s, -EINVAL, 0);
-		return;
+		return true;
 	}
 	wlength = (uint16_t)(b[6] | b[7] << 8);
 	in = b[0] & 0x80;
 	if ((size_t)wlength > len - SETUP_LEN) {
 		slot_finish(s, -EINVAL, 0);
-		return;
+		return true;
 	}
 	r = usb_model_control(u->model, b, in ? NULL : b + SETUP_LEN, in ? b + SETUP_LEN : NULL,
 			      in ? wlength : 0);
+	if (r == -EAGAIN && in)
+		return false; /* an IN with nothing yet stays in flight */
 	slot_finish(s, r < 0 ? r : 0, r < 0 ? 0 : (in ? r : wlength));
+	return true;
 }
 
 /* Runs a submitted URB against the model if it can finish now; returns
@@ -127,8 +131,7 @@ static bool try_finish(struct usb_umockdev *u, struct urb_slot *s)
 		return false;
 	}
 	if (urb->type == USBDEVFS_URB_TYPE_CONTROL) {
-		run_control(u, s);
-		return true;
+		return run_control(u, s);
 	}
 	if (urb->endpoint & 0x80) {
 		r = len ? usb_model_bulk_in(u->model, urb->endpoint, b, len) : -EINVAL;

@@ -78,7 +78,7 @@ struct host_frame {
 
 /* Which device model plays the dongle (--model). */
 struct model_choice {
-	bool stir4200, ksdazzle, kingsun;
+	bool stir4200, ksdazzle, kingsun, ks959;
 	bool irda_class;	/* else the MCS7780 */
 	uint16_t vid, pid;	/* the class device's ID */
 	bool speed_bug;		/* its ID has the class core's SPEED_BUG quirk */
@@ -159,6 +159,8 @@ static struct usb_model *new_model(const struct model_choice *mc)
 		return usb_model_ksdazzle_new();
 	if (mc->kingsun)
 		return usb_model_kingsun_new();
+	if (mc->ks959)
+		return usb_model_ks959_new();
 	return mc->irda_class ? usb_model_irda_class_new(mc->vid, mc->pid, mc->speed_bug)
 			      : usb_model_mcs7780_new();
 }
@@ -182,7 +184,7 @@ static bool parse_hex16(const char *s, size_t len, uint16_t *out)
 	return true;
 }
 
-/* mcs7780, stir4200, ksdazzle, kingsun, irda-class or
+/* mcs7780, stir4200, ksdazzle, kingsun, ks959, irda-class or
  * irda-class:VID:PID (four hex digits each). */
 static bool parse_model(const char *s, struct model_choice *out)
 {
@@ -196,7 +198,8 @@ static bool parse_model(const char *s, struct model_choice *out)
 	out->stir4200 = strcmp(s, "stir4200") == 0;
 	out->ksdazzle = strcmp(s, "ksdazzle") == 0;
 	out->kingsun = strcmp(s, "kingsun") == 0;
-	if (out->stir4200 || out->ksdazzle || out->kingsun)
+	out->ks959 = strcmp(s, "ks959") == 0;
+	if (out->stir4200 || out->ksdazzle || out->kingsun || out->ks959)
 		return true;
 	if (strcmp(s, "irda-class") != 0) {
 		if (strncmp(s, class_prefix, sizeof(class_prefix) - 1) != 0)
@@ -223,9 +226,10 @@ static void usage(FILE *f)
 	      "  --port PTY      the serial port the dongle's frames go out on and come in from\n"
 	      "  --model M       mcs7780 (MosChip MCS7780, 9710:7780; the default), stir4200\n"
 	      "                  (SigmaTel STIr4200, 066f:4200), ksdazzle (KingSun Dazzle,\n"
-	      "                  07d0:4100), kingsun (KingSun/DonShine, 07c0:4200), irda-class\n"
-	      "                  (a USB IrDA Bridge class device, as the ACTiSYS ACT-IR2000U,\n"
-	      "                  09c4:0011) or irda-class:VID:PID (a class device with that ID)\n"
+	      "                  07d0:4100), kingsun (KingSun/DonShine, 07c0:4200), ks959\n"
+	      "                  (KingSun KS-959, 07d0:4959), irda-class (a USB IrDA Bridge\n"
+	      "                  class device, as the ACTiSYS ACT-IR2000U, 09c4:0011) or\n"
+	      "                  irda-class:VID:PID (a class device with that ID)\n"
 	      "  --unplugged     start with the dongle unplugged (SIGUSR2 plugs it in)\n"
 	      "  --bus N         USB bus number (1..127, default 1)\n"
 	      "  --address N     USB device address (1..127, default 2)\n"
@@ -748,7 +752,7 @@ int main(int argc, char **argv)
 		case 'M':
 			if (!parse_model(optarg, &e.model)) {
 				fprintf(stderr, "irusb-emu: --model %s: not mcs7780, stir4200, ksdazzle, "
-						"kingsun, irda-class or irda-class:VID:PID (four hex "
+						"kingsun, ks959, irda-class or irda-class:VID:PID (four hex "
 						"digits each)\n",
 					optarg);
 				return EXIT_USAGE;
@@ -819,6 +823,7 @@ int main(int argc, char **argv)
 			 e.model.stir4200   ? "STIr4200"
 			 : e.model.ksdazzle ? "KingSun Dazzle"
 			 : e.model.kingsun  ? "KingSun/DonShine"
+			 : e.model.ks959    ? "KingSun KS-959"
 					    : "MCS7780");
 	say(&e, "%s at %s (port %d-1), air on %s; running %s (pid %d)", chip,
 	    usb_umockdev_devnode(e.usb), e.bus, e.port_path, argv[optind], (int)e.child);

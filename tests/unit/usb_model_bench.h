@@ -83,7 +83,7 @@ static enum usb_status status_of(int r)
 }
 
 /* Runs one pending transfer against the model; false if it must wait
- * (a bulk IN with nothing to give). */
+ * (a bulk or control IN with nothing to give). */
 static bool run_one(struct bench *b, const struct usb_xfer *x, bool cancelled,
 		    struct usb_completion *c, uint8_t *buf, size_t cap)
 {
@@ -98,6 +98,8 @@ static bool run_one(struct bench *b, const struct usb_xfer *x, bool cancelled,
 	if (x->type == USB_XFER_CONTROL || x->type == USB_XFER_CLEAR_HALT) {
 		usb_setup_pack(&x->setup, setup);
 		r = usb_model_control(b->model, setup, x->data, buf, cap);
+		if (r == -EAGAIN && (x->setup.request_type & USB_DIR_IN))
+			return false;	/* an IN the model has nothing for yet */
 	} else if (x->endpoint & USB_DIR_IN) {
 		r = usb_model_bulk_in(b->model, x->endpoint, buf, x->length < cap ? x->length : cap);
 		if (r == -EAGAIN)
