@@ -14,8 +14,22 @@ TESTS += tests/layering.tap
 irnet_core_libirnet_core_la_SOURCES += \
 	irnet/core/fcs.c irnet/core/fcs.h \
 	irnet/core/sir.c irnet/core/sir.h
-# CRC-32 for FIR frames (the USB family cores; FIR framing later)
+# CRC-32 for FIR frames (the USB family cores; FIR framing)
 irnet_core_libirnet_core_la_SOURCES += irnet/core/fcs32.c irnet/core/fcs32.h
+
+# --- MIR (bit-stuffed HDLC) and FIR (4PPM) framing (representation: mir.h, fir.h)
+irnet_core_libirnet_core_la_SOURCES += \
+	irnet/core/mir.c irnet/core/mir.h \
+	irnet/core/fir.c irnet/core/fir.h
+
+UNIT_TESTS += tests/unit/test_mir tests/unit/test_fir
+tests_unit_test_mir_SOURCES = tests/unit/test_mir.c
+tests_unit_test_mir_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_mir_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+tests_unit_test_fir_SOURCES = tests/unit/test_fir.c
+tests_unit_test_fir_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_fir_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
 
 noinst_HEADERS += tests/unit/sir_vectors.h
 
