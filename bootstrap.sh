@@ -35,6 +35,7 @@ PACKAGES=(
 	user-mode-linux qemu-system-x86 busybox-static cpio dash xz-utils binutils debootstrap
 	socat gammu openobex-apps obexftp jq tshark vsftpd iperf3 nuttcp netpipe-tcp ministat curl ftp inetutils-ftp lftp
 	python3 python3-scipy mandoc iproute2 util-linux procps kmod
+	debhelper lintian devscripts dpkg-dev
 )
 
 # Each step's line carries the time since the start (mm:ss), so a slow
@@ -258,6 +259,9 @@ cmd_check() {
 	if step "build (gcc -Werror)" build_main; then
 		check_dir build check
 		step "distcheck" distcheck
+		# The Debian packages from the release tarball, lintian-clean
+		# (docs/packaging.md); exit 77 (skip) without debhelper/lintian.
+		step "debian packages" tests/debian-package.sh build
 	fi
 	if step "build (gcc, ASan+UBSan)" \
 		eval 'configure_dir build-asan --enable-werror --enable-sanitizers CC=gcc &&

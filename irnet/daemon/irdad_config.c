@@ -480,7 +480,7 @@ void irdad_config_defaults(struct irdad_config *cfg)
 	cfg->min_tat_us = IRDAD_MIN_TAT_DONGLE;
 	set_field(cfg->nickname, sizeof(cfg->nickname), "irdad", 5);
 	cfg->hints = IRDAD_HINT_COMPUTER;
-	set_field(cfg->user, sizeof(cfg->user), "nobody", 6);
+	set_field(cfg->user, sizeof(cfg->user), IRDAD_DEFAULT_USER, sizeof(IRDAD_DEFAULT_USER) - 1);
 	set_field(cfg->group, sizeof(cfg->group), "dialout", 7);
 	cfg->socket_mode = 0660;
 	set_field(cfg->lock_dir, sizeof(cfg->lock_dir), "/var/lock", 9);
