@@ -12,6 +12,7 @@ irnet_usb_libirnet_usb_la_SOURCES = \
 	irnet/usb/stir4200.c irnet/usb/stir4200.h \
 	irnet/usb/irda_class.c irnet/usb/irda_class.h \
 	irnet/usb/kingsun.c irnet/usb/kingsun.h \
+	irnet/usb/stir421x.c irnet/usb/stir421x.h \
 	irnet/usb/usb_name.c irnet/usb/usb_name.h
 irnet_libirnet_la_LIBADD += irnet/usb/libirnet_usb.la
 
@@ -76,3 +77,15 @@ tests_fuzz_fuzz_usb_kingsun_SOURCES = tests/fuzz/fuzz_usb_kingsun.c
 tests_fuzz_fuzz_usb_kingsun_CPPFLAGS = $(USB_TEST_CPPFLAGS)
 tests_fuzz_fuzz_usb_kingsun_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
 tests_fuzz_fuzz_usb_kingsun_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+
+UNIT_TESTS += tests/unit/test_usb_stir421x
+tests_unit_test_usb_stir421x_SOURCES = tests/unit/test_usb_stir421x.c
+tests_unit_test_usb_stir421x_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_unit_test_usb_stir421x_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_usb_stir421x_LDADD = irnet/libirnet.la $(UNIT_LIBS)
+
+FUZZERS += tests/fuzz/fuzz_usb_stir421x_fw
+tests_fuzz_fuzz_usb_stir421x_fw_SOURCES = tests/fuzz/fuzz_usb_stir421x_fw.c
+tests_fuzz_fuzz_usb_stir421x_fw_CPPFLAGS = $(USB_TEST_CPPFLAGS)
+tests_fuzz_fuzz_usb_stir421x_fw_LDADD = irnet/libirnet.la $(FUZZ_MAIN)
+tests_fuzz_fuzz_usb_stir421x_fw_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
